@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what the harness needs from Debian's archive, if anything is
+# missing: with apt-get when run as root, otherwise say what to install.
+. "$(dirname "$0")/lib.sh"
+
+# Build the kernel, run it under QEMU, lint it; the guest runs the host's
+# own userland, so what the tests call (bash, ping, ip) is listed too.
+pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils kmod
+perl python3 python3-ply python3-git git ccache sparse coccinelle qemu-system-x86 util-linux procps
+iputils-ping iproute2 hostname dash bash coreutils"
+
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+[ -f "$BASE_TARBALL" ] || missing="$missing $BASE_PKG"
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	die "missing packages; run as root: apt-get install$missing"
+fi
+note "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+want=""
+for p in $missing; do
+	if [ "$p" = "$BASE_PKG" ]; then
+		if apt-cache show "$BASE_PKG=$BASE_PKG_VERSION" >/dev/null 2>&1; then
+			p="$BASE_PKG=$BASE_PKG_VERSION"
+		else
+			note "deps: $BASE_PKG $BASE_PKG_VERSION is gone from the archive; taking the newest"
+		fi
+	fi
+	want="$want $p"
+done
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $want >/dev/null

@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings for the driver scripts; sourced, never run.
+
+set -euo pipefail
+shopt -s inherit_errexit
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+BASE=$BUILD/base			# pristine tree, a git repository
+SRC_OURS=$BUILD/src-ours		# worktree of $BASE with our series on top
+BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+BASE_PKG=linux-source-6.12
+BASE_PKG_VERSION=6.12.117-1~deb12u1
+
+# The upstream implementation our series replaces; ours mode removes it.
+UPSTREAM_FILES="kernel/trace/tracing_map.c kernel/trace/tracing_map.h
+kernel/trace/trace_events_hist.c kernel/trace/trace_events_synth.c
+kernel/trace/trace_synth.h Documentation/trace/histogram.rst
+Documentation/trace/histogram-design.rst"
+
+# Directories of this repository that are laid over the kernel tree.
+OVERLAY_DIRS="kernel include Documentation tools/testing"
+
+JOBS=${JOBS:-$(($(nproc) + 1))}
+
+die() { echo "error: $*" >&2; exit 1; }
+note() { echo "==> $*" >&2; }
+
+# mode_of REF DEBUG -> ours | ref | ours-debug | ref-debug
+mode_of() {
+	local m=ours
+	[ "${1:-0}" = 1 ] && m=ref
+	[ "${2:-0}" = 1 ] && m=$m-debug
+	echo "$m"
+}
+
+# Source tree and object directory of a mode.
+src_of() { case $1 in ref*) echo "$BASE" ;; *) echo "$SRC_OURS" ;; esac; }
+obj_of() { echo "$BUILD/obj-$1"; }
+
+# The overlay files of this repository's working tree (tracked and new),
+# relative to the top.
+overlay_files() {
+	# shellcheck disable=SC2086
+	(cd "$TOP" && env -u GIT_DIR -u GIT_INDEX_FILE \
+		git ls-files -co --exclude-standard -- $OVERLAY_DIRS)
+}
+
+# Commits made in $BASE by the harness carry a fixed identity and date, so
+# the same input gives the same commit ids.
+harness_identity() {
+	export GIT_AUTHOR_NAME="hist-series harness" GIT_AUTHOR_EMAIL=harness@localhost
+	export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+	export GIT_AUTHOR_DATE="2024-11-17 00:00:00 +0000"
+	export GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
+}
+
+# removal_commit: pristine minus the upstream implementation (in $BASE).
+removal_commit() {
+	local idx=$BUILD/removal.index
+	GIT_DIR=$BASE/.git GIT_INDEX_FILE=$idx git read-tree pristine
+	# shellcheck disable=SC2086
+	GIT_DIR=$BASE/.git GIT_INDEX_FILE=$idx git rm -q --cached -- $UPSTREAM_FILES
+	(harness_identity
+	 GIT_DIR=$BASE/.git git commit-tree \
+		"$(GIT_DIR=$BASE/.git GIT_INDEX_FILE=$idx git write-tree)" -p pristine \
+		-m "tracing: remove the upstream hist-trigger implementation" \
+		-m "The series below replaces tracing_map, hist triggers and synthetic
+events with a new implementation; the old files go first.")
+}
+
+# compose_tree FROM SOURCE: print the id of a tree (in $BASE) that is the
+# tree of commit FROM plus our overlay and patches as they are in SOURCE:
+# "worktree" (this checkout's files, committed or not) or a commit of this
+# repository already fetched into $BASE. The overlay only adds files: one
+# that the base tree still has is a mistake (that change is a patch).
+compose_tree() {
+	local from=$1 source=$2 f mode blob p
+	export GIT_DIR=$BASE/.git GIT_INDEX_FILE=$BUILD/compose.index
+	git read-tree "$from"
+	{
+		if [ "$source" = worktree ]; then
+			overlay_files | while read -r f; do
+				mode=100644
+				[ -x "$TOP/$f" ] && mode=100755
+				blob=$(git hash-object -w --no-filters -- "$TOP/$f")
+				printf '%s %s\t%s\n' "$mode" "$blob" "$f"
+			done
+		else
+			# shellcheck disable=SC2086
+			git ls-tree -r "$source" -- $OVERLAY_DIRS |
+				sed 's/ blob / /'
+		fi
+	} | while read -r mode blob f; do
+		if git cat-file -e "$from:$f" 2>/dev/null; then
+			echo "error: overlay file $f exists in the base tree; use a patch" >&2
+			exit 1
+		fi
+		printf '%s %s\t%s\n' "$mode" "$blob" "$f"
+	done | git update-index --add --index-info
+	for p in $(source_patches "$source"); do
+		source_file "$source" "$p" | git apply --cached - ||
+			die "patch $p does not apply"
+	done
+	source_file "$source" MAINTAINERS >"$BUILD/maintainers.entry" 2>/dev/null || true
+	if [ -s "$BUILD/maintainers.entry" ]; then
+		git cat-file blob "$from:MAINTAINERS" |
+			insert_maintainers_entry "$BUILD/maintainers.entry" >"$BUILD/MAINTAINERS"
+		printf '100644 %s\tMAINTAINERS\n' \
+			"$(git hash-object -w "$BUILD/MAINTAINERS")" | git update-index --index-info
+	fi
+	git write-tree
+	unset GIT_DIR GIT_INDEX_FILE
+}
+
+source_patches() { # SOURCE -> patches/*.patch, in order
+	if [ "$1" = worktree ]; then
+		(cd "$TOP" && ls patches/*.patch 2>/dev/null || true)
+	else
+		git ls-tree --name-only "$1" patches/ | grep '\.patch$' || true
+	fi
+}
+
+source_file() { # SOURCE PATH
+	if [ "$1" = worktree ]; then cat "$TOP/$2"; else git cat-file blob "$1:$2"; fi
+}
+
+# Put the entry (file $1) into the kernel's MAINTAINERS (stdin) before the
+# first entry whose title sorts after its own.
+insert_maintainers_entry() {
+	awk -v entry="$1" '
+		BEGIN {
+			while ((getline l < entry) > 0)
+				if (l !~ /^#/) text = text l "\n"
+			split(text, first, "\n"); title = first[1]
+		}
+		{ line[NR] = $0 }
+		END {
+			at = 0
+			for (i = 2; i < NR && !at; i++)
+				if (seen_list && line[i - 1] == "" && line[i + 1] ~ /^[A-Z]:\t/ &&
+				    line[i] > title)
+					at = i
+				else if (line[i] ~ /^Maintainers List/)
+					seen_list = 1
+			for (i = 1; i <= NR; i++) {
+				if (i == at)
+					printf "%s\n", text
+				print line[i]
+			}
+		}'
+}
