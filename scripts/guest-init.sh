@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# PID 1 of the test guest. The root is the host's filesystem, read-only over
+# virtio-9p; the host's command and our results go through a second,
+# writable 9p share ("io"), mounted at /run/io. The command to run is
+# /run/io/cmd; its exit status is written to /run/io/status and the kernel
+# log to /run/io/dmesg. Then the guest reboots, which QEMU (-no-reboot)
+# turns into an exit.
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8 TERM=${TERM:-linux}
+
+mountpoint -q /proc || mount -t proc proc /proc
+mountpoint -q /sys || mount -t sysfs sysfs /sys
+mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm 2>/dev/null
+mount -t devpts devpts /dev/pts
+for d in /run /tmp /var/tmp /root /dev/shm; do
+	mount -t tmpfs -o mode=1777 tmpfs "$d"
+done
+mount -t tracefs tracefs /sys/kernel/tracing
+if [ -d /sys/kernel/debug ]; then
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+fi
+ip link set lo up
+hostname guest 2>/dev/null
+
+mkdir -p /run/io
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 io /run/io
+
+status=125
+if [ -f /run/io/cmd ]; then
+	sh /run/io/cmd
+	status=$?
+fi
+dmesg >/run/io/dmesg
+echo "$status" >/run/io/status
+sync
+umount /run/io
+echo b >/proc/sysrq-trigger
+sleep 10

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot the kernel of a mode under QEMU and run one command in the guest.
+#
+#   run.sh [options] MODE [--] COMMAND...
+#     -t SECONDS  time limit for the whole boot (default 1800)
+#     -i          interactive: the console is this terminal
+#     -o DIR      keep the guest's results in DIR (cmd, output, status,
+#                 dmesg, console.log) instead of a temporary directory
+#     -q          quiet kernel console (warnings and errors only)
+#     -I          -icount shift=0: guest time counts instructions
+#
+# The command runs in the guest as root, in the directory run.sh was called
+# from (the host's root filesystem is the guest's, read-only; /tmp, /run and
+# /root are tmpfs). The console streams to stdout; the exit status of
+# run.sh is the command's, 124 on time-out, 125 if the guest died first.
+. "$(dirname "$0")/lib.sh"
+
+timeout_s=1800 interactive=0 keep="" quiet=0 icount=0
+while getopts "t:io:qI" opt; do
+	case $opt in
+	t) timeout_s=$OPTARG ;;
+	i) interactive=1 ;;
+	o) keep=$OPTARG ;;
+	q) quiet=1 ;;
+	I) icount=1 ;;
+	*) die "usage: run.sh [-t S] [-i] [-o DIR] [-q] [-I] MODE [--] COMMAND..." ;;
+	esac
+done
+shift $((OPTIND - 1))
+mode=${1:?usage: run.sh [options] MODE COMMAND...}
+shift
+[ "${1:-}" = "--" ] && shift
+[ $# -gt 0 ] || die "run.sh: no command"
+
+kernel=$(obj_of "$mode")/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no kernel for $mode: run scripts/build.sh $mode"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run scripts/deps.sh"
+
+if [ -n "$keep" ]; then
+	io=$keep
+	rm -rf "$io"
+	mkdir -p "$io"
+else
+	io=$(mktemp -d "$BUILD/io.XXXXXX")
+	trap 'rm -rf "$io"' EXIT
+fi
+
+# The guest's command: the caller's words, quoted, in the caller's cwd.
+{
+	printf 'cd %q || exit 126\n' "$PWD"
+	if [ $interactive = 1 ]; then
+		printf '%q ' "$@"
+		echo
+	else
+		printf '( '
+		printf '%q ' "$@"
+		printf '; echo $? >/run/io/cmd.status ) 2>&1 | tee /run/io/output\n'
+		echo 'exit $(cat /run/io/cmd.status)'
+	fi
+} >"$io/cmd"
+
+append="console=ttyS0 root=/dev/root rootfstype=9p ro"
+append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
+append+=" init=$TOP/scripts/guest-init.sh panic=-1 oops=panic"
+[ $quiet = 1 ] && append+=" quiet"
+
+qemu=(qemu-system-x86_64 -machine pc -cpu max -smp 2 -m 2048
+	-no-reboot -display none -monitor none
+	-kernel "$kernel" -append "$append"
+	-fsdev "local,id=rootfs,path=/,readonly=on,security_model=none,multidevs=remap"
+	-device virtio-9p-pci,fsdev=rootfs,mount_tag=/dev/root
+	-fsdev "local,id=io,path=$io,security_model=none"
+	-device virtio-9p-pci,fsdev=io,mount_tag=io)
+[ $icount = 1 ] && qemu+=(-icount shift=0)
+
+rc=0
+if [ $interactive = 1 ]; then
+	timeout --foreground -k 5 "$timeout_s" "${qemu[@]}" -serial mon:stdio || rc=$?
+else
+	set +e +o pipefail
+	timeout -k 5 "$timeout_s" "${qemu[@]}" -serial stdio </dev/null |
+		tee "$io/console.log"
+	rc=${PIPESTATUS[0]}
+	set -e -o pipefail
+fi
+
+if [ -s "$io/status" ]; then
+	status=$(cat "$io/status")
+elif [ "$rc" = 124 ]; then
+	echo "guest: time limit of ${timeout_s}s reached" >&2
+	status=124
+else
+	echo "guest: died before the command finished (qemu exit $rc)" >&2
+	status=125
+fi
+exit "$status"
