@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Driver for the hist-trigger series: lays our files over a Linux 6.12 base,
+# builds it, boots it under QEMU and tests it. See README.md.
+#
+#   make [run]          build, boot, show a histogram made by our code
+#   make check          the test command (REF=1: the upstream reference,
+#                       DEBUG=1: KASAN, lockdep, kmemleak and UBSAN kernel)
+#   make shell [CMD=f]  interactive guest shell, or run host script f inside
+#   make lint           checkpatch, kernel-doc, sparse, W=1, coccicheck
+#   make patches        the series as git format-patch files in build/patches
+#   make build          just build the kernel of the mode
+#   make clean          remove kernels and results, keep the base tree
+
+REF ?= 0
+DEBUG ?= 0
+export REF DEBUG
+
+MODE := $(if $(filter 1,$(REF)),ref,ours)$(if $(filter 1,$(DEBUG)),-debug)
+
+.PHONY: all run check shell lint patches build deps clean distclean
+
+all: run
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	@scripts/build.sh $(MODE)
+
+run: build
+	@scripts/run.sh -t 900 $(MODE) -- $(CURDIR)/scripts/guest-demo.sh
+
+shell: build
+ifeq ($(CMD),)
+	@scripts/run.sh -i -t 86400 $(MODE) -- sh -c 'cd /sys/kernel/tracing && exec setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1'
+else
+	@scripts/run.sh -t 3600 $(MODE) -- $(abspath $(CMD))
+endif
+
+check:
+	@scripts/check.sh
+
+lint: deps
+	@scripts/build.sh ours
+	@scripts/lint.sh
+
+patches: deps
+	@scripts/patches.sh
+
+clean:
+	rm -rf build/obj-* build/results-* build/io.* build/patches
+
+distclean:
+	rm -rf build

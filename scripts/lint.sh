@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make lint: the kernel's own checkers over the files of this series.
+#   checkpatch.pl --strict   every .c/.h of ours, every patch in patches/
+#   kernel-doc -none -Wall   every .c/.h of ours
+#   sparse (C=2) and W=1     the directories holding our .c files, built in
+#                            build/obj-lint; only warnings from our files count
+#   coccicheck MODE=report   the same directories; only our files count
+# Each file and checker is one test; the last line is
+# "lint: N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+
+"$TOP/scripts/tree.sh" >/dev/null
+cd "$SRC_OURS"
+# The kernel's python helpers (checkpatch's spdxcheck.py) want Debian's
+# python3 with python3-ply and python3-git, not another python3 on PATH.
+export PATH=/usr/bin:$PATH
+mapfile -t files < <(overlay_files | grep -E '^(kernel|include)/.*\.[ch]$' || true)
+mapfile -t patches < <(cd "$TOP" && ls patches/*.patch 2>/dev/null || true)
+passed=0 failed=0
+verdict() { # name output
+	if [ -z "$2" ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "lint: $1:"
+		echo "$2" | sed 's/^/    /' | head -n 40
+	fi
+}
+
+for f in "${files[@]}"; do
+	verdict "checkpatch $f" "$(perl scripts/checkpatch.pl --strict --terse \
+		--no-summary --show-types -f "$f" 2>&1 || true)"
+	verdict "kernel-doc $f" "$(perl scripts/kernel-doc -none -Wall "$f" 2>&1 || true)"
+done
+for p in "${patches[@]}"; do
+	verdict "checkpatch $p" "$(perl scripts/checkpatch.pl --strict --terse \
+		--no-summary --show-types "$TOP/$p" 2>&1 || true)"
+done
+
+mapfile -t dirs < <(printf '%s\n' "${files[@]}" | grep '\.c$' | xargs -r -n1 dirname | sort -u)
+if [ ${#dirs[@]} -gt 0 ]; then
+	obj=$BUILD/obj-lint
+	mkdir -p "$obj"
+	cmp -s "$BUILD/obj-ours/.config" "$obj/.config" ||
+		cp "$BUILD/obj-ours/.config" "$obj/.config"
+	for d in "${dirs[@]}"; do
+		log=$(make -C "$SRC_OURS" O="$obj" ARCH=x86_64 -j"$JOBS" -s \
+			W=1 C=2 CHECK="sparse" "$d/" 2>&1 || echo "build of $d failed")
+		for f in "${files[@]}"; do
+			[ "$(dirname "$f")" = "$d" ] || continue
+			verdict "sparse+W=1 $f" "$(echo "$log" | grep -E "(^|/)$f:" || true)"
+		done
+		echo "$log" | grep -q 'build of .* failed' &&
+			verdict "build $d with W=1" "$(echo "$log" | tail -n 20)"
+		cocci=$(make -C "$SRC_OURS" O="$obj" ARCH=x86_64 -s coccicheck \
+			MODE=report M="$d" J="$JOBS" 2>&1 || true)
+		for f in "${files[@]}"; do
+			[ "$(dirname "$f")" = "$d" ] || continue
+			verdict "coccicheck $f" "$(echo "$cocci" | grep -E "(^|/)$f:" || true)"
+		done
+	done
+fi
+echo "lint: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Collect the results of one guest run and hold them against the
+expected-results file.
+
+Every test that ran must be listed there with exactly the result it got,
+and every listed test must have run: a result that changes in either
+direction fails the check, so the list can only be moved on purpose.
+
+Results file format, one test a line ('#' starts a comment):
+    ID RESULT [-- WHY]
+ID is ftrace:PATH (PATH relative to test.d, ':instance' appended for the
+instance run) or kunit:SUITE.CASE. RESULT is pass, xfail, unsupported or
+untested; anything but pass must say why.
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+ALLOWED = {'pass', 'xfail', 'unsupported', 'untested'}
+FTRACE_RESULTS = {'PASS': 'pass', 'FAIL': 'fail', 'UNRESOLVED': 'unresolved',
+		  'UNTESTED': 'untested', 'UNSUPPORTED': 'unsupported',
+		  'XFAIL': 'xfail', 'UNDEFINED': 'undefined'}
+KUNIT_RESULTS = {'PASS': 'pass', 'FAIL': 'fail', 'SKIP': 'unsupported',
+		 'ERROR': 'error'}
+
+
+def read_expected(path):
+	expected, errors = {}, []
+	with open(path) as f:
+		for n, line in enumerate(f, 1):
+			body = line.split('#', 1)[0].strip()
+			if not body:
+				continue
+			words, _, why = body.partition(' -- ')
+			words = words.split()
+			where = f'{path}:{n}'
+			if len(words) != 2:
+				errors.append(f'{where}: want "ID RESULT [-- WHY]"')
+				continue
+			tid, res = words
+			if res not in ALLOWED:
+				errors.append(f'{where}: result "{res}" is not allowed')
+			elif res != 'pass' and not why.strip():
+				errors.append(f'{where}: {res} without a reason')
+			if tid in expected:
+				errors.append(f'{where}: {tid} listed twice')
+			expected[tid] = res
+	return expected, errors
+
+
+def ftrace_results(logdir):
+	"""Case number -> (id, result), from ftracetest's kept logs."""
+	cases = {}
+	for log in glob.glob(os.path.join(logdir, '*-log.*')):
+		num = int(os.path.basename(log).split('-', 1)[0])
+		with open(log, errors='replace') as f:
+			first = f.readline()
+		m = re.match(r'execute( \(instance\) )?: (.*)', first)
+		if not m:
+			continue
+		path = m.group(2).strip()
+		path = path.split('/test.d/', 1)[-1]
+		tid = 'ftrace:' + path + (':instance' if m.group(1) else '')
+		cases[num] = [tid, None, log]
+	mainlog = os.path.join(logdir, 'ftracetest.log')
+	if os.path.exists(mainlog):
+		with open(mainlog, errors='replace') as f:
+			for line in f:
+				m = re.match(r'\[(\d+)\].*\t\[(\w+)\]\s*$', line)
+				if m and int(m.group(1)) in cases:
+					res = FTRACE_RESULTS.get(m.group(2), 'undefined')
+					cases[int(m.group(1))][1] = res
+	return {tid: (res or 'unfinished', log) for tid, res, log in cases.values()}
+
+
+def kunit_results(dmesg, kunit_py):
+	if not os.path.exists(dmesg):
+		return {}
+	with open(dmesg, errors='replace') as f:
+		if 'KTAP version' not in f.read():
+			return {}
+	out = subprocess.run([sys.executable, kunit_py, 'parse', '--json=stdout',
+			      os.path.abspath(dmesg)],
+			     capture_output=True, text=True)
+	start = out.stdout.find('{')
+	if start < 0:
+		return {'kunit:parse': ('error', None)}
+	tree = json.loads(out.stdout[start:])
+	found = {}
+
+	def walk(group, prefix):
+		for case in group.get('test_cases', []):
+			res = KUNIT_RESULTS.get(case.get('status'), 'error')
+			found[f'kunit:{prefix}.{case["name"]}'] = (res, None)
+		for sub in group.get('sub_groups', []):
+			walk(sub, sub['name'])
+
+	for sub in tree.get('sub_groups', []):
+		walk(sub, sub['name'])
+	return found
+
+
+def tail(path, lines=40):
+	if not path:
+		return ''
+	with open(path, errors='replace') as f:
+		return ''.join(f.readlines()[-lines:])
+
+
+def main():
+	ap = argparse.ArgumentParser()
+	ap.add_argument('--io', required=True, help='the guest run results dir')
+	ap.add_argument('--expected', required=True)
+	ap.add_argument('--kunit-py', required=True)
+	ap.add_argument('--write', action='store_true',
+			help='print the results in the expected-file format')
+	args = ap.parse_args()
+
+	got = ftrace_results(os.path.join(args.io, 'ftrace'))
+	got.update(kunit_results(os.path.join(args.io, 'dmesg'), args.kunit_py))
+
+	if args.write:
+		for tid in sorted(got):
+			print(f'{tid} {got[tid][0]}')
+		return 0
+
+	expected, errors = read_expected(args.expected)
+	for e in errors:
+		print(f'expected-results: {e}')
+
+	passed = skipped = 0
+	bad = []
+	for tid in sorted(set(got) | set(expected)):
+		res, log = got.get(tid, ('did-not-run', None))
+		want = expected.get(tid, 'unlisted')
+		if res != want:
+			bad.append((tid, res, want, log))
+		elif res in ('pass', 'xfail'):
+			passed += 1
+		else:
+			skipped += 1
+		print(f'  {res:<12} {tid}')
+
+	for tid, res, want, log in bad:
+		print(f'\nMISMATCH {tid}: got {res}, expected {want}')
+		if log and res not in ('pass', 'xfail'):
+			print(tail(log))
+	failed = len(bad) + len(errors)
+	print(f'tests: {passed} passed, {failed} failed, {skipped} skipped')
+	return 1 if failed else 0
+
+
+if __name__ == '__main__':
+	sys.exit(main())
