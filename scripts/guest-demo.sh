@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make run: runs inside the guest. Shows a histogram made by the kernel's
+# hist triggers: system calls counted by name, then a wakeup latency
+# histogram built through a synthetic event. Where the kernel has no hist
+# triggers yet, it shows tracefs working and says what is missing.
+
+T=/sys/kernel/tracing
+cd $T || exit 1
+echo "kernel: $(uname -r), $(nproc) CPUs; tracefs at $T"
+
+workload() {
+	for i in 1 2 3; do
+		ping -c 2 -i 0.2 -q 127.0.0.1 >/dev/null
+		ls -l /usr/bin >/dev/null
+		sleep 0.1
+	done
+}
+
+if [ ! -e events/raw_syscalls/sys_enter/hist ]; then
+	echo "hist triggers: not built in this kernel yet (CONFIG_HIST_TRIGGERS=n)"
+	[ -e synthetic_events ] || echo "synthetic events: not built in this kernel yet"
+	echo "meanwhile, tracefs and trace events work: sched_process_exec records"
+	echo 1 >events/sched/sched_process_exec/enable
+	workload
+	echo 0 >events/sched/sched_process_exec/enable
+	grep -m 8 sched_process_exec trace
+	exit 0
+fi
+
+echo
+echo "### system calls by name: hist:keys=id.syscall:vals=hitcount"
+trig='hist:keys=id.syscall:vals=hitcount:sort=hitcount.descending:size=256'
+echo "$trig" >events/raw_syscalls/sys_enter/trigger
+workload
+cat events/raw_syscalls/sys_enter/hist
+echo "!$trig" >events/raw_syscalls/sys_enter/trigger
+
+if [ ! -e synthetic_events ]; then
+	echo "synthetic events: not built in this kernel yet"
+	exit 0
+fi
+echo
+echo "### wakeup latency (usecs) through the synthetic event wakeup_latency"
+echo 'wakeup_latency u64 lat; pid_t pid' >synthetic_events
+echo 'hist:keys=pid:ts0=common_timestamp.usecs' >events/sched/sched_waking/trigger
+echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid) if next_comm=="ping"' \
+	>events/sched/sched_switch/trigger
+echo 'hist:keys=lat.log2:sort=lat' >events/synthetic/wakeup_latency/trigger
+workload
+cat events/synthetic/wakeup_latency/hist
+echo '!hist:keys=lat.log2:sort=lat' >events/synthetic/wakeup_latency/trigger
+echo '!hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid) if next_comm=="ping"' \
+	>events/sched/sched_switch/trigger
+echo '!hist:keys=pid:ts0=common_timestamp.usecs' >events/sched/sched_waking/trigger
+echo '!wakeup_latency' >>synthetic_events
