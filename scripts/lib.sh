@@ -49,7 +49,7 @@ overlay_files() {
 # Commits made in $BASE by the harness carry a fixed identity and date, so
 # the same input gives the same commit ids.
 harness_identity() {
-	export GIT_AUTHOR_NAME="hist-series harness" GIT_AUTHOR_EMAIL=harness@localhost
+	export GIT_AUTHOR_NAME="Hist Series Team" GIT_AUTHOR_EMAIL=hist-series@localhost
 	export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 	export GIT_AUTHOR_DATE="2024-11-17 00:00:00 +0000"
 	export GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
@@ -139,7 +139,7 @@ insert_maintainers_entry() {
 			at = 0
 			for (i = 2; i < NR && !at; i++)
 				if (seen_list && line[i - 1] == "" && line[i + 1] ~ /^[A-Z]:\t/ &&
-				    line[i] > title)
+				    toupper(line[i]) > toupper(title))
 					at = i
 				else if (line[i] ~ /^Maintainers List/)
 					seen_list = 1
