@@ -35,7 +35,7 @@ shell: build
 ifeq ($(CMD),)
 	@scripts/run.sh -i -t 86400 $(MODE) -- sh -c 'cd /sys/kernel/tracing && exec setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1'
 else
-	@scripts/run.sh -t 3600 $(MODE) -- $(abspath $(CMD))
+	@scripts/run.sh -t 3600 -s $(abspath $(CMD)) $(MODE)
 endif
 
 check:

@@ -9,6 +9,9 @@
 #                 dmesg, console.log) instead of a temporary directory
 #     -q          quiet kernel console (warnings and errors only)
 #     -I          -icount shift=0: guest time counts instructions
+#     -s FILE     copy the host script FILE into the guest and run it (with
+#                 COMMAND... as its arguments): any host path works, even
+#                 under /tmp, which the guest hides behind its own tmpfs
 #
 # The command runs in the guest as root, in the directory run.sh was called
 # from (the host's root filesystem is the guest's, read-only; /tmp, /run and
@@ -16,22 +19,23 @@
 # run.sh is the command's, 124 on time-out, 125 if the guest died first.
 . "$(dirname "$0")/lib.sh"
 
-timeout_s=1800 interactive=0 keep="" quiet=0 icount=0
-while getopts "t:io:qI" opt; do
+timeout_s=1800 interactive=0 keep="" quiet=0 icount=0 script=""
+while getopts "t:io:qIs:" opt; do
 	case $opt in
 	t) timeout_s=$OPTARG ;;
 	i) interactive=1 ;;
 	o) keep=$OPTARG ;;
 	q) quiet=1 ;;
 	I) icount=1 ;;
-	*) die "usage: run.sh [-t S] [-i] [-o DIR] [-q] [-I] MODE [--] COMMAND..." ;;
+	s) script=$OPTARG ;;
+	*) die "usage: run.sh [-t S] [-i] [-o DIR] [-q] [-I] [-s FILE] MODE [--] COMMAND..." ;;
 	esac
 done
 shift $((OPTIND - 1))
 mode=${1:?usage: run.sh [options] MODE COMMAND...}
 shift
 [ "${1:-}" = "--" ] && shift
-[ $# -gt 0 ] || die "run.sh: no command"
+[ $# -gt 0 ] || [ -n "$script" ] || die "run.sh: no command"
 
 kernel=$(obj_of "$mode")/arch/x86/boot/bzImage
 [ -f "$kernel" ] || die "no kernel for $mode: run scripts/build.sh $mode"
@@ -44,6 +48,13 @@ if [ -n "$keep" ]; then
 else
 	io=$(mktemp -d "$BUILD/io.XXXXXX")
 	trap 'rm -rf "$io"' EXIT
+fi
+
+if [ -n "$script" ]; then
+	[ -f "$script" ] || die "run.sh: no script $script"
+	cp "$script" "$io/script"
+	chmod +x "$io/script"
+	set -- /run/io/script "$@"
 fi
 
 # The guest's command: the caller's words, quoted, in the caller's cwd.
