@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tracing_map - fixed-capacity lock-free map used by hist triggers
+ *
+ * See the comment at the top of tracing_map.c for the design and for
+ * the rules on who may call what from which context.
+ */
+#ifndef __TRACING_MAP_H
+#define __TRACING_MAP_H
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+
+/* Capacity is 1 << map_bits elements. */
+#define TRACING_MAP_BITS_MIN		7
+#define TRACING_MAP_BITS_DEFAULT	11
+#define TRACING_MAP_BITS_MAX		20
+
+/* Largest key: three fields including a 256-byte string, or a stack. */
+#define TRACING_MAP_KEY_SIZE_MAX	512
+
+#define TRACING_MAP_SUMS_MAX		8
+#define TRACING_MAP_KEYS_MAX		3
+#define TRACING_MAP_FIELDS_MAX		(TRACING_MAP_SUMS_MAX + \
+					 TRACING_MAP_KEYS_MAX)
+#define TRACING_MAP_VARS_MAX		16
+#define TRACING_MAP_SORT_KEYS_MAX	4
+
+struct tracing_map;
+
+/**
+ * enum tracing_map_field_type - how a field is interpreted when sorting
+ * @TRACING_MAP_UNSIGNED: unsigned integer (sum, or 1/2/4/8-byte key field)
+ * @TRACING_MAP_SIGNED: two's complement integer, same sizes as above
+ * @TRACING_MAP_STRING: key field holding a string, NUL-terminated unless
+ *	it fills the whole field
+ * @TRACING_MAP_BYTES: key field compared byte by byte (e.g. a stack trace)
+ */
+enum tracing_map_field_type {
+	TRACING_MAP_UNSIGNED,
+	TRACING_MAP_SIGNED,
+	TRACING_MAP_STRING,
+	TRACING_MAP_BYTES,
+};
+
+/**
+ * struct tracing_map_elt - one entry of the map
+ * @key: the entry's key, key_size bytes; stable for the life of the map
+ * @private_data: owned by the map's client, see &struct tracing_map_ops
+ * @vars: the entry's variables, see tracing_map_set_var()
+ * @var_set: bit i is set while @vars[i] holds a value not yet consumed
+ * @sums: one counter per sum field, indexed by the sum field's index
+ *
+ * Elements live in one array allocated by tracing_map_init() and are
+ * never freed or moved until tracing_map_destroy(), so a pointer
+ * returned by the map stays valid (clearing only resets contents).
+ */
+struct tracing_map_elt {
+	const void		*key;
+	void			*private_data;
+	atomic64_t		*vars;
+	unsigned long		var_set;
+	atomic64_t		sums[];
+};
+
+/**
+ * struct tracing_map_ops - callbacks for a client's per-element data
+ * @elt_alloc: called for every element by tracing_map_init(); may sleep
+ *	and allocate.  A non-zero return makes tracing_map_init() fail.
+ * @elt_free: called by tracing_map_destroy() for each element whose
+ *	@elt_alloc succeeded
+ * @elt_clear: called by tracing_map_clear() for each element taken for a
+ *	key since the last clear (including a few race losers never shown)
+ * @elt_init: called on the hit path when an element is taken for a new
+ *	key, after its key is written and before any other CPU can see it.
+ *	Runs in the caller's context (possibly NMI): must not sleep, lock
+ *	or allocate.  It may run more than once for the same element.
+ *
+ * Every callback is optional.
+ */
+struct tracing_map_ops {
+	int	(*elt_alloc)(struct tracing_map *map,
+			     struct tracing_map_elt *elt);
+	void	(*elt_free)(struct tracing_map *map,
+			    struct tracing_map_elt *elt);
+	void	(*elt_clear)(struct tracing_map *map,
+			     struct tracing_map_elt *elt);
+	void	(*elt_init)(struct tracing_map *map,
+			    struct tracing_map_elt *elt);
+};
+
+/**
+ * struct tracing_map_sort_key - one level of ordering for a sort
+ * @field_idx: index returned by tracing_map_add_sum_field() or
+ *	tracing_map_add_key_field()
+ * @descending: largest first instead of smallest first
+ */
+struct tracing_map_sort_key {
+	unsigned int	field_idx;
+	bool		descending;
+};
+
+/**
+ * struct tracing_map_stats - totals since creation or the last clear
+ * @hits: tracing_map_insert() calls that returned an element
+ * @drops: tracing_map_insert() calls that found the map full
+ * @entries: keys present in the map
+ */
+struct tracing_map_stats {
+	u64	hits;
+	u64	drops;
+	u64	entries;
+};
+
+/**
+ * struct tracing_map_memory - memory used by a map, in bytes
+ * @per_elt: one element, its key storage and its share of the slot table
+ * @elts: all elements and their key storage
+ * @slots: the hash slot table
+ * @percpu: per-CPU counters and spare elements, summed over all CPUs
+ * @total: everything above plus the map itself; excludes client data
+ */
+struct tracing_map_memory {
+	size_t	per_elt;
+	size_t	elts;
+	size_t	slots;
+	size_t	percpu;
+	size_t	total;
+};
+
+struct tracing_map *tracing_map_create(unsigned int map_bits,
+				       unsigned int key_size,
+				       const struct tracing_map_ops *ops,
+				       void *private_data);
+int tracing_map_add_sum_field(struct tracing_map *map,
+			      enum tracing_map_field_type type);
+int tracing_map_add_key_field(struct tracing_map *map, unsigned int offset,
+			      unsigned int size,
+			      enum tracing_map_field_type type);
+int tracing_map_add_var(struct tracing_map *map);
+int tracing_map_init(struct tracing_map *map);
+void tracing_map_destroy(struct tracing_map *map);
+void tracing_map_clear(struct tracing_map *map);
+
+struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
+					   const void *key);
+struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
+					   const void *key);
+
+void tracing_map_set_var(struct tracing_map_elt *elt, unsigned int i,
+			 u64 val);
+bool tracing_map_var_is_set(const struct tracing_map_elt *elt,
+			    unsigned int i);
+u64 tracing_map_read_var(const struct tracing_map_elt *elt, unsigned int i);
+bool tracing_map_read_var_once(struct tracing_map_elt *elt, unsigned int i,
+			       u64 *val);
+
+int tracing_map_sort_entries(struct tracing_map *map,
+			     const struct tracing_map_sort_key *keys,
+			     unsigned int n_keys,
+			     struct tracing_map_elt ***entries);
+void tracing_map_free_entries(struct tracing_map_elt **entries);
+
+void tracing_map_read_stats(const struct tracing_map *map,
+			    struct tracing_map_stats *stats);
+void tracing_map_memory_usage(const struct tracing_map *map,
+			      struct tracing_map_memory *mem);
+void *tracing_map_private(const struct tracing_map *map);
+
+/**
+ * tracing_map_update_sum - add to one of an element's sum fields
+ * @elt: element returned by tracing_map_insert()
+ * @i: index returned by tracing_map_add_sum_field()
+ * @n: amount to add; a negative s64 cast to u64 subtracts
+ *
+ * Safe from any context, concurrently with any other update.
+ */
+static inline void tracing_map_update_sum(struct tracing_map_elt *elt,
+					  unsigned int i, u64 n)
+{
+	atomic64_add(n, &elt->sums[i]);
+}
+
+/**
+ * tracing_map_read_sum - read one of an element's sum fields
+ * @elt: element of the map
+ * @i: index returned by tracing_map_add_sum_field()
+ *
+ * Return: the current total; cast to s64 for a signed field.
+ */
+static inline u64 tracing_map_read_sum(const struct tracing_map_elt *elt,
+				       unsigned int i)
+{
+	return atomic64_read(&elt->sums[i]);
+}
+
+/**
+ * tracing_map_elt_key - the key an element was inserted with
+ * @elt: element of the map
+ *
+ * Return: pointer to key_size bytes, valid until the map is destroyed.
+ */
+static inline const void *tracing_map_elt_key(const struct tracing_map_elt *elt)
+{
+	return elt->key;
+}
+
+#endif /* __TRACING_MAP_H */
