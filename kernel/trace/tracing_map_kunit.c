@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for tracing_map, the map behind hist triggers.
+ *
+ * Run with:
+ *   ./tools/testing/kunit/kunit.py run --arch=x86_64 \
+ *	--kconfig_add CONFIG_FTRACE=y \
+ *	--kconfig_add CONFIG_ENABLE_DEFAULT_TRACERS=y \
+ *	--kconfig_add CONFIG_TRACING_MAP_KUNIT_TEST=y tracing_map
+ */
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/kthread.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "tracing_map.h"
+
+/* Sum fields every test map has, in this order. */
+#define HITS	0
+#define VALUE	1
+
+static void destroy_map_action(void *map)
+{
+	tracing_map_destroy(map);
+}
+
+/* A map with a hit counter and a signed value sum, destroyed at test end. */
+static struct tracing_map *new_map(struct kunit *test, unsigned int bits,
+				   unsigned int key_size,
+				   const struct tracing_map_ops *ops)
+{
+	struct tracing_map *map = tracing_map_create(bits, key_size, ops, test);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+							   destroy_map_action,
+							   map));
+	KUNIT_ASSERT_EQ(test, HITS,
+			tracing_map_add_sum_field(map, TRACING_MAP_UNSIGNED));
+	KUNIT_ASSERT_EQ(test, VALUE,
+			tracing_map_add_sum_field(map, TRACING_MAP_SIGNED));
+	return map;
+}
+
+/* The hit path runs with preemption off, as in a tracepoint probe. */
+static struct tracing_map_elt *hit(struct tracing_map *map, const void *key,
+				   s64 value)
+{
+	struct tracing_map_elt *elt;
+
+	preempt_disable();
+	elt = tracing_map_insert(map, key);
+	if (elt) {
+		tracing_map_update_sum(elt, HITS, 1);
+		tracing_map_update_sum(elt, VALUE, (u64)value);
+	}
+	preempt_enable();
+	return elt;
+}
+
+static void tracing_map_test_insert_lookup(struct kunit *test)
+{
+	struct tracing_map *map = new_map(test, 7, sizeof(u64), NULL);
+	struct tracing_map_elt *a, *b;
+	struct tracing_map_stats st;
+	u64 key = 0x1234, other = 0x1235;
+
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	KUNIT_EXPECT_NULL(test, tracing_map_lookup(map, &key));
+
+	a = hit(map, &key, 5);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	b = hit(map, &key, -2);
+	KUNIT_EXPECT_PTR_EQ(test, a, b);
+	KUNIT_EXPECT_PTR_EQ(test, a, tracing_map_lookup(map, &key));
+	KUNIT_EXPECT_NULL(test, tracing_map_lookup(map, &other));
+	KUNIT_EXPECT_EQ(test, *(const u64 *)tracing_map_elt_key(a), key);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(a, HITS), 2);
+	KUNIT_EXPECT_EQ(test, (s64)tracing_map_read_sum(a, VALUE), 3);
+
+	b = hit(map, &other, 1);
+	KUNIT_EXPECT_PTR_NE(test, a, b);
+	tracing_map_read_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.hits, 3);
+	KUNIT_EXPECT_EQ(test, st.entries, 2);
+	KUNIT_EXPECT_EQ(test, st.drops, 0);
+	KUNIT_EXPECT_PTR_EQ(test, tracing_map_private(map), (void *)test);
+}
+
+static void tracing_map_test_full_map(struct kunit *test)
+{
+	struct tracing_map *map = new_map(test, 7, sizeof(u64), NULL);
+	struct tracing_map_stats st;
+	u64 key;
+
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	for (key = 0; key < 128; key++)
+		KUNIT_EXPECT_NOT_NULL(test, hit(map, &key, 1));
+
+	/* A new key is dropped and counted... */
+	key = 1000;
+	KUNIT_EXPECT_NULL(test, hit(map, &key, 1));
+	KUNIT_EXPECT_NULL(test, hit(map, &key, 1));
+	KUNIT_EXPECT_NULL(test, tracing_map_lookup(map, &key));
+	/* ...while a key already there still updates. */
+	key = 77;
+	KUNIT_EXPECT_NOT_NULL(test, hit(map, &key, 1));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(tracing_map_lookup(map, &key),
+						   HITS), 2);
+
+	tracing_map_read_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.entries, 128);
+	KUNIT_EXPECT_EQ(test, st.drops, 2);
+	KUNIT_EXPECT_EQ(test, st.hits, 129);
+}
+
+static int n_cleared;
+
+static void count_clear(struct tracing_map *map, struct tracing_map_elt *elt)
+{
+	n_cleared++;
+}
+
+static void tracing_map_test_clear(struct kunit *test)
+{
+	static const struct tracing_map_ops ops = { .elt_clear = count_clear };
+	struct tracing_map *map = new_map(test, 8, sizeof(u64), &ops);
+	struct tracing_map_elt *zero, *three, *elt;
+	struct tracing_map_stats st;
+	u64 key, val;
+	int var;
+
+	var = tracing_map_add_var(map);
+	KUNIT_ASSERT_GE(test, var, 0);
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	for (key = 0; key < 200; key++)
+		hit(map, &key, key);
+	key = 0;
+	zero = tracing_map_lookup(map, &key);
+	key = 3;
+	three = tracing_map_lookup(map, &key);
+	tracing_map_set_var(three, var, 99);
+
+	n_cleared = 0;
+	tracing_map_clear(map);
+	KUNIT_EXPECT_EQ(test, n_cleared, 200);
+	tracing_map_read_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.hits + st.drops + st.entries, 0);
+	for (key = 0; key < 200; key++)
+		KUNIT_EXPECT_NULL(test, tracing_map_lookup(map, &key));
+
+	/*
+	 * The map is as good as new: the same elements are handed out again
+	 * in the same order, with their contents reset, up to full capacity.
+	 */
+	for (key = 1000; key < 1256; key++)
+		KUNIT_EXPECT_NOT_NULL(test, hit(map, &key, 1));
+	key = 1000;
+	elt = tracing_map_lookup(map, &key);
+	KUNIT_EXPECT_PTR_EQ(test, elt, zero);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, HITS), 1);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, VALUE), 1);
+	KUNIT_EXPECT_EQ(test, *(const u64 *)tracing_map_elt_key(three), 1003);
+	KUNIT_EXPECT_FALSE(test, tracing_map_var_is_set(three, var));
+	KUNIT_EXPECT_FALSE(test, tracing_map_read_var_once(three, var, &val));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_var(three, var), 0);
+	key = 5000;
+	KUNIT_EXPECT_NULL(test, hit(map, &key, 1));
+}
+
+/* Key used by the sort tests; field indexes follow the two sums. */
+struct sort_test_key {
+	u32	id;		/* field 2, unsigned */
+	s16	delta;		/* field 3, signed */
+	u8	pad[2];
+	char	name[8];	/* field 4, string */
+};
+
+#define SORT_N	200
+
+static struct tracing_map *sort_map(struct kunit *test)
+{
+	struct tracing_map *map;
+	struct sort_test_key k;
+	u32 seed = 1;
+	int i, ret;
+
+	map = new_map(test, 8, sizeof(k), NULL);
+	ret = tracing_map_add_key_field(map, offsetof(struct sort_test_key, id),
+					4, TRACING_MAP_UNSIGNED);
+	KUNIT_ASSERT_EQ(test, ret, 2);
+	ret = tracing_map_add_key_field(map,
+					offsetof(struct sort_test_key, delta),
+					2, TRACING_MAP_SIGNED);
+	KUNIT_ASSERT_EQ(test, ret, 3);
+	ret = tracing_map_add_key_field(map,
+					offsetof(struct sort_test_key, name),
+					8, TRACING_MAP_STRING);
+	KUNIT_ASSERT_EQ(test, ret, 4);
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+
+	for (i = 0; i < SORT_N; i++) {
+		seed = seed * 1103515245 + 12345;
+		memset(&k, 0, sizeof(k));
+		k.id = (seed >> 4) % 1000 * 4096 + i;	/* unique */
+		k.delta = (s16)((seed >> 8) % 41) - 20;
+		snprintf(k.name, sizeof(k.name), "n%u", (seed >> 12) % 9);
+		KUNIT_ASSERT_NOT_NULL(test, hit(map, &k, 0));
+		/* 1..4 hits, value in -300..299: ties on every field */
+		tracing_map_update_sum(tracing_map_lookup(map, &k), HITS,
+				       (seed >> 16) % 4);
+		tracing_map_update_sum(tracing_map_lookup(map, &k), VALUE,
+				       (u64)((s64)((seed >> 18) % 600) - 300));
+	}
+	return map;
+}
+
+/* Compare two elements on one field, independently of the map's code. */
+static int field_cmp(const struct tracing_map_elt *a,
+		     const struct tracing_map_elt *b, unsigned int field)
+{
+	const struct sort_test_key *ka = tracing_map_elt_key(a);
+	const struct sort_test_key *kb = tracing_map_elt_key(b);
+	s64 va, vb;
+
+	switch (field) {
+	case HITS:
+		va = tracing_map_read_sum(a, HITS);
+		vb = tracing_map_read_sum(b, HITS);
+		return va < vb ? -1 : va > vb;
+	case VALUE:
+		va = tracing_map_read_sum(a, VALUE);
+		vb = tracing_map_read_sum(b, VALUE);
+		return va < vb ? -1 : va > vb;
+	case 2:
+		return ka->id < kb->id ? -1 : ka->id > kb->id;
+	case 3:
+		return ka->delta < kb->delta ? -1 : ka->delta > kb->delta;
+	default:
+		return strncmp(ka->name, kb->name, sizeof(ka->name));
+	}
+}
+
+static void expect_sorted(struct kunit *test, struct tracing_map *map,
+			  const struct tracing_map_sort_key *keys,
+			  unsigned int n_keys)
+{
+	struct tracing_map_elt **e;
+	unsigned int k;
+	int n, i, r = 0;
+
+	n = tracing_map_sort_entries(map, keys, n_keys, &e);
+	KUNIT_ASSERT_EQ(test, n, SORT_N);
+	for (i = 1; i < n; i++) {
+		for (k = 0; k < n_keys; k++) {
+			r = field_cmp(e[i - 1], e[i], keys[k].field_idx);
+			if (keys[k].descending)
+				r = -r;
+			if (r)
+				break;
+		}
+		/* Full ties keep insertion order, i.e. element order. */
+		KUNIT_EXPECT_TRUE_MSG(test, r < 0 || (!r && e[i - 1] < e[i]),
+				      "field %u%s, position %d",
+				      keys[0].field_idx,
+				      keys[0].descending ? " desc" : "", i);
+	}
+	tracing_map_free_entries(e);
+}
+
+static void tracing_map_test_sort_directions(struct kunit *test)
+{
+	struct tracing_map *map = sort_map(test);
+	struct tracing_map_sort_key key;
+	unsigned int field;
+
+	for (field = 0; field <= 4; field++) {
+		key.field_idx = field;
+		key.descending = false;
+		expect_sorted(test, map, &key, 1);
+		key.descending = true;
+		expect_sorted(test, map, &key, 1);
+	}
+}
+
+static void tracing_map_test_sort_two_keys(struct kunit *test)
+{
+	static const struct tracing_map_sort_key cases[][2] = {
+		{ { 4, false }, { HITS, true } },
+		{ { 3, true }, { VALUE, false } },
+		{ { HITS, false }, { 4, true } },
+		{ { VALUE, true }, { 2, false } },
+	};
+	struct tracing_map *map = sort_map(test);
+	struct tracing_map_sort_key bad = { .field_idx = 5 };
+	struct tracing_map_elt **e;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		expect_sorted(test, map, cases[i], 2);
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			tracing_map_sort_entries(map, &bad, 1, &e));
+}
+
+static void tracing_map_test_insertion_order(struct kunit *test)
+{
+	struct tracing_map *map = new_map(test, 9, sizeof(u64), NULL);
+	struct tracing_map_elt **e;
+	u64 key;
+	int n, i;
+
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	KUNIT_EXPECT_EQ(test, 0, tracing_map_sort_entries(map, NULL, 0, &e));
+	KUNIT_EXPECT_NULL(test, e);
+	for (i = 0; i < 300; i++) {
+		key = (u64)i * 7919 % 1000;
+		hit(map, &key, 0);
+	}
+	n = tracing_map_sort_entries(map, NULL, 0, &e);
+	KUNIT_ASSERT_EQ(test, n, 300);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, *(const u64 *)tracing_map_elt_key(e[i]),
+				(u64)i * 7919 % 1000);
+	tracing_map_free_entries(e);
+}
+
+static void tracing_map_test_vars(struct kunit *test)
+{
+	struct tracing_map *map = new_map(test, 7, sizeof(u64), NULL);
+	struct tracing_map_elt *elt;
+	u64 key = 1, val = 0;
+	int i;
+
+	for (i = 0; i < TRACING_MAP_VARS_MAX; i++)
+		KUNIT_EXPECT_EQ(test, i, tracing_map_add_var(map));
+	KUNIT_EXPECT_EQ(test, -E2BIG, tracing_map_add_var(map));
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	elt = hit(map, &key, 0);
+	KUNIT_ASSERT_NOT_NULL(test, elt);
+
+	KUNIT_EXPECT_FALSE(test, tracing_map_var_is_set(elt, 5));
+	KUNIT_EXPECT_FALSE(test, tracing_map_read_var_once(elt, 5, &val));
+
+	tracing_map_set_var(elt, 5, 123);
+	tracing_map_set_var(elt, 15, (u64)-1);
+	KUNIT_EXPECT_TRUE(test, tracing_map_var_is_set(elt, 5));
+	KUNIT_EXPECT_FALSE(test, tracing_map_var_is_set(elt, 4));
+	/* A plain read leaves the value set... */
+	KUNIT_EXPECT_EQ(test, tracing_map_read_var(elt, 5), 123);
+	KUNIT_EXPECT_TRUE(test, tracing_map_var_is_set(elt, 5));
+	/* ...a read-once consumes it. */
+	KUNIT_EXPECT_TRUE(test, tracing_map_read_var_once(elt, 5, &val));
+	KUNIT_EXPECT_EQ(test, val, 123);
+	KUNIT_EXPECT_FALSE(test, tracing_map_var_is_set(elt, 5));
+	KUNIT_EXPECT_FALSE(test, tracing_map_read_var_once(elt, 5, &val));
+	KUNIT_EXPECT_TRUE(test, tracing_map_var_is_set(elt, 15));
+
+	tracing_map_set_var(elt, 5, 7);
+	tracing_map_set_var(elt, 5, 8);
+	KUNIT_EXPECT_TRUE(test, tracing_map_read_var_once(elt, 5, &val));
+	KUNIT_EXPECT_EQ(test, val, 8);
+	KUNIT_EXPECT_TRUE(test, tracing_map_read_var_once(elt, 15, &val));
+	KUNIT_EXPECT_EQ(test, val, (u64)-1);
+}
+
+/* Hist's largest key: a 256-byte string plus a stack trace and more. */
+struct long_test_key {
+	char		comm[256];
+	unsigned long	stack[16];
+	u8		rest[TRACING_MAP_KEY_SIZE_MAX - 256 -
+			     16 * sizeof(unsigned long)];
+};
+
+static void tracing_map_test_long_keys(struct kunit *test)
+{
+	struct tracing_map *map;
+	struct long_test_key *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	struct tracing_map_sort_key by_comm = { .field_idx = 2 };
+	struct tracing_map_elt *elt, **e;
+	int i, n, ret;
+
+	BUILD_BUG_ON(sizeof(*k) != TRACING_MAP_KEY_SIZE_MAX);
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	map = new_map(test, 10, sizeof(*k), NULL);
+	ret = tracing_map_add_key_field(map, 0, 256, TRACING_MAP_STRING);
+	KUNIT_ASSERT_EQ(test, ret, 2);
+	ret = tracing_map_add_key_field(map,
+					offsetof(struct long_test_key, stack),
+					sizeof(k->stack), TRACING_MAP_BYTES);
+	KUNIT_ASSERT_EQ(test, ret, 3);
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+
+	/* Keys differing only in the first byte, or only in the last. */
+	for (i = 0; i < 500; i++) {
+		memset(k, 0, sizeof(*k));
+		if (i < 250) {
+			snprintf(k->comm, sizeof(k->comm), "%c-task", 'A' + i % 26);
+			k->comm[200] = (char)(i / 26);	/* after the NUL */
+		} else {
+			k->rest[sizeof(k->rest) - 1] = (u8)(i - 250);
+		}
+		KUNIT_EXPECT_NOT_NULL(test, hit(map, k, i));
+		KUNIT_EXPECT_NOT_NULL(test, hit(map, k, i));
+	}
+	for (i = 0; i < 500; i++) {
+		memset(k, 0, sizeof(*k));
+		if (i < 250) {
+			snprintf(k->comm, sizeof(k->comm), "%c-task", 'A' + i % 26);
+			k->comm[200] = (char)(i / 26);
+		} else {
+			k->rest[sizeof(k->rest) - 1] = (u8)(i - 250);
+		}
+		elt = tracing_map_lookup(map, k);
+		KUNIT_ASSERT_NOT_NULL(test, elt);
+		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, VALUE), 2 * i);
+		KUNIT_EXPECT_EQ(test, memcmp(tracing_map_elt_key(elt), k,
+					     sizeof(*k)), 0);
+	}
+
+	n = tracing_map_sort_entries(map, &by_comm, 1, &e);
+	KUNIT_ASSERT_EQ(test, n, 500);
+	for (i = 1; i < n; i++)
+		KUNIT_EXPECT_LE(test, strcmp(tracing_map_elt_key(e[i - 1]),
+					     tracing_map_elt_key(e[i])), 0);
+	tracing_map_free_entries(e);
+}
+
+struct priv_counts {
+	int	alloc, free, init;
+};
+
+static int priv_alloc(struct tracing_map *map, struct tracing_map_elt *elt)
+{
+	struct priv_counts *c = tracing_map_private(map);
+
+	elt->private_data = kzalloc(sizeof(u64), GFP_KERNEL);
+	if (!elt->private_data)
+		return -ENOMEM;
+	c->alloc++;
+	return 0;
+}
+
+static void priv_free(struct tracing_map *map, struct tracing_map_elt *elt)
+{
+	struct priv_counts *c = tracing_map_private(map);
+
+	kfree(elt->private_data);
+	c->free++;
+}
+
+static void priv_init(struct tracing_map *map, struct tracing_map_elt *elt)
+{
+	struct priv_counts *c = tracing_map_private(map);
+
+	memcpy(elt->private_data, tracing_map_elt_key(elt), sizeof(u64));
+	c->init++;
+}
+
+static void tracing_map_test_private_data(struct kunit *test)
+{
+	static const struct tracing_map_ops ops = {
+		.elt_alloc = priv_alloc,
+		.elt_free = priv_free,
+		.elt_init = priv_init,
+	};
+	struct priv_counts counts = { };
+	struct tracing_map_elt *elt;
+	struct tracing_map *map;
+	u64 key;
+
+	map = tracing_map_create(7, sizeof(u64), &ops, &counts);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, map);
+	KUNIT_ASSERT_EQ(test, 0,
+			tracing_map_add_sum_field(map, TRACING_MAP_UNSIGNED));
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	KUNIT_EXPECT_EQ(test, counts.alloc, 128);
+	for (key = 10; key < 20; key++) {
+		elt = hit(map, &key, 0);
+		KUNIT_ASSERT_NOT_NULL(test, elt);
+		KUNIT_EXPECT_EQ(test, *(u64 *)elt->private_data, key);
+		hit(map, &key, 0);
+	}
+	KUNIT_EXPECT_EQ(test, counts.init, 10);
+	tracing_map_destroy(map);
+	KUNIT_EXPECT_EQ(test, counts.free, 128);
+}
+
+static void tracing_map_test_bad_args(struct kunit *test)
+{
+	const unsigned int too_few = TRACING_MAP_BITS_MIN - 1;
+	const unsigned int too_many = TRACING_MAP_BITS_MAX + 1;
+	const unsigned int too_long = TRACING_MAP_KEY_SIZE_MAX + 1;
+	struct tracing_map *map;
+	int ret;
+
+	KUNIT_EXPECT_TRUE(test, IS_ERR(tracing_map_create(too_few, 8, NULL,
+							  NULL)));
+	KUNIT_EXPECT_TRUE(test, IS_ERR(tracing_map_create(too_many, 8, NULL,
+							  NULL)));
+	KUNIT_EXPECT_TRUE(test, IS_ERR(tracing_map_create(7, 0, NULL, NULL)));
+	KUNIT_EXPECT_TRUE(test, IS_ERR(tracing_map_create(7, too_long, NULL,
+							  NULL)));
+
+	map = new_map(test, 7, 16, NULL);
+	ret = tracing_map_add_sum_field(map, TRACING_MAP_STRING);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	/* past the end of the key */
+	ret = tracing_map_add_key_field(map, 12, 8, TRACING_MAP_UNSIGNED);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	/* no 3-byte integers */
+	ret = tracing_map_add_key_field(map, 0, 3, TRACING_MAP_UNSIGNED);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = tracing_map_add_key_field(map, 8, 8, TRACING_MAP_SIGNED);
+	KUNIT_EXPECT_EQ(test, ret, 2);
+	/* All sums come before the first key field. */
+	ret = tracing_map_add_sum_field(map, TRACING_MAP_UNSIGNED);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	KUNIT_EXPECT_EQ(test, -EBUSY, tracing_map_init(map));
+	KUNIT_EXPECT_EQ(test, -EBUSY, tracing_map_add_var(map));
+	ret = tracing_map_add_key_field(map, 0, 8, TRACING_MAP_BYTES);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+}
+
+static void tracing_map_test_memory(struct kunit *test)
+{
+	struct tracing_map *map = new_map(test, 11, 24, NULL);
+	struct tracing_map_memory mem;
+
+	tracing_map_add_var(map);
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	tracing_map_memory_usage(map, &mem);
+	/* element header, 2 sums and a var; 24-byte key; 2 slots of 8 */
+	KUNIT_EXPECT_GE(test, mem.per_elt,
+			sizeof(struct tracing_map_elt) + 3 * 8 + 24 + 16);
+	KUNIT_EXPECT_EQ(test, mem.elts, 2048 * (mem.per_elt - 16));
+	KUNIT_EXPECT_EQ(test, mem.slots, 4096 * 8);
+	KUNIT_EXPECT_GT(test, mem.percpu, 0);
+	KUNIT_EXPECT_GT(test, mem.total, mem.elts + mem.slots + mem.percpu);
+	kunit_info(test, "%zu bytes per element, %zu in all\n", mem.per_elt,
+		   mem.total);
+}
+
+/* Kthreads on every CPU insert overlapping keys at the same time. */
+struct worker {
+	struct tracing_map	*map;
+	struct completion	*start;
+	struct completion	done;
+	unsigned int		cpu;
+	unsigned int		n_keys;
+	unsigned int		rounds;
+	bool			random;
+	u64			hits;
+	u64			drops;
+};
+
+static int worker_fn(void *data)
+{
+	struct worker *w = data;
+	u32 seed = w->cpu + 1;
+	unsigned int r, i;
+	u64 key;
+
+	wait_for_completion(w->start);
+	for (r = 0; r < w->rounds; r++) {
+		for (i = 0; i < w->n_keys; i++) {
+			seed = seed * 1103515245 + 12345;
+			/* Different starting points, so keys collide. */
+			key = w->random ? (seed >> 8) % w->n_keys :
+			      (i + w->cpu * 7 + r) % w->n_keys;
+			if (hit(w->map, &key, key))
+				w->hits++;
+			else
+				w->drops++;
+		}
+		cond_resched();
+	}
+	complete(&w->done);
+	return 0;
+}
+
+static void run_workers(struct kunit *test, struct tracing_map *map,
+			unsigned int n_keys, unsigned int rounds, bool random,
+			u64 *hits, u64 *drops)
+{
+	struct worker *workers;
+	struct completion start;
+	unsigned int cpu, n = 0, i;
+
+	workers = kunit_kcalloc(test, nr_cpu_ids, sizeof(*workers),
+				GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, workers);
+	init_completion(&start);
+	*hits = 0;
+	*drops = 0;
+
+	for_each_online_cpu(cpu) {
+		struct worker *w = &workers[n];
+		struct task_struct *task;
+
+		if (n == nr_cpu_ids)
+			break;
+		*w = (struct worker){
+			.map = map, .start = &start, .cpu = cpu,
+			.n_keys = n_keys, .rounds = rounds, .random = random,
+		};
+		init_completion(&w->done);
+		task = kthread_run_on_cpu(worker_fn, w, cpu,
+					  "tracing_map_test/%u");
+		if (IS_ERR(task)) {
+			KUNIT_FAIL(test, "no kthread on CPU %u", cpu);
+			break;
+		}
+		n++;
+	}
+	complete_all(&start);
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&workers[i].done);
+		*hits += workers[i].hits;
+		*drops += workers[i].drops;
+	}
+	kunit_info(test, "%u CPUs, %llu hits, %llu drops\n", n, *hits, *drops);
+}
+
+static void tracing_map_test_concurrent(struct kunit *test)
+{
+	struct tracing_map *map = new_map(test, 10, sizeof(u64), NULL);
+	const unsigned int n_keys = 700, rounds = 100;
+	struct tracing_map_stats st;
+	u64 hits, drops, key;
+
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	run_workers(test, map, n_keys, rounds, false, &hits, &drops);
+	KUNIT_EXPECT_EQ(test, drops, 0);
+	tracing_map_read_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.hits, hits);
+	KUNIT_EXPECT_EQ(test, st.drops, 0);
+	KUNIT_EXPECT_EQ(test, st.entries, n_keys);
+
+	/* Every CPU hit every key once per round: sums must be exact. */
+	for (key = 0; key < n_keys; key++) {
+		struct tracing_map_elt *elt = tracing_map_lookup(map, &key);
+
+		KUNIT_ASSERT_NOT_NULL(test, elt);
+		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, HITS) * n_keys,
+				hits);
+		KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, VALUE),
+				hits / n_keys * key);
+	}
+}
+
+static void tracing_map_test_concurrent_full(struct kunit *test)
+{
+	struct tracing_map *map = new_map(test, 7, sizeof(u64), NULL);
+	struct tracing_map_elt **e;
+	struct tracing_map_stats st;
+	u64 hits, drops, sum = 0, key;
+	int n, i, j;
+
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	run_workers(test, map, 1000, 30, true, &hits, &drops);
+	tracing_map_read_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.hits, hits);
+	KUNIT_EXPECT_EQ(test, st.drops, drops);
+	KUNIT_EXPECT_LE(test, st.entries, 128);
+
+	/* Elements parked by race losers go to the next new keys. */
+	for (key = 0; key < 1000; key++)
+		hit(map, &key, 0);
+	tracing_map_read_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.entries, 128);
+
+	n = tracing_map_sort_entries(map, NULL, 0, &e);
+	KUNIT_ASSERT_EQ(test, n, 128);
+	for (i = 0; i < n; i++) {
+		sum += tracing_map_read_sum(e[i], HITS);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_NE(test,
+					*(const u64 *)tracing_map_elt_key(e[i]),
+					*(const u64 *)tracing_map_elt_key(e[j]));
+	}
+	KUNIT_EXPECT_EQ(test, sum, st.hits);
+	tracing_map_free_entries(e);
+}
+
+static struct kunit_case tracing_map_test_cases[] = {
+	KUNIT_CASE(tracing_map_test_insert_lookup),
+	KUNIT_CASE(tracing_map_test_full_map),
+	KUNIT_CASE(tracing_map_test_clear),
+	KUNIT_CASE(tracing_map_test_sort_directions),
+	KUNIT_CASE(tracing_map_test_sort_two_keys),
+	KUNIT_CASE(tracing_map_test_insertion_order),
+	KUNIT_CASE(tracing_map_test_vars),
+	KUNIT_CASE(tracing_map_test_long_keys),
+	KUNIT_CASE(tracing_map_test_private_data),
+	KUNIT_CASE(tracing_map_test_bad_args),
+	KUNIT_CASE(tracing_map_test_memory),
+	KUNIT_CASE_SLOW(tracing_map_test_concurrent),
+	KUNIT_CASE_SLOW(tracing_map_test_concurrent_full),
+	{}
+};
+
+static struct kunit_suite tracing_map_test_suite = {
+	.name = "tracing_map",
+	.test_cases = tracing_map_test_cases,
+};
+
+kunit_test_suite(tracing_map_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for tracing_map");
+MODULE_LICENSE("GPL");
