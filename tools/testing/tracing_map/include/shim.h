@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Just enough of the kernel API for kernel/trace/tracing_map.c (ours, and
+ * upstream's for the benchmark) to build and run unchanged in userspace.
+ *
+ * Model: every thread is a CPU.  A thread says which CPU it is with
+ * shim_set_cpu(); no two running threads may claim the same CPU.  A
+ * signal handler runs on the interrupted thread, hence on the same CPU,
+ * which is how the tests stand in for NMIs.  Atomics map to the __atomic
+ * builtins, so ThreadSanitizer understands them.
+ */
+#ifndef _TRACING_MAP_SHIM_H
+#define _TRACING_MAP_SHIM_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+typedef u32 __u32;
+typedef unsigned int gfp_t;
+
+typedef int (*cmp_func_t)(const void *a, const void *b);
+typedef int (*cmp_r_func_t)(const void *a, const void *b, const void *priv);
+typedef void (*swap_func_t)(void *a, void *b, int size);
+typedef void (*swap_r_func_t)(void *a, void *b, int size, const void *priv);
+
+#define GFP_KERNEL		0u
+#define PAGE_SIZE		4096UL
+#define SMP_CACHE_BYTES		64
+#define L1_CACHE_BYTES		64
+#define NR_CPUS			16
+#define BITS_PER_LONG		(8 * (int)sizeof(long))
+#define U32_MAX			((u32)~0U)
+#define GOLDEN_RATIO_64		0x61C8864680B583EBull
+
+#undef __always_inline
+#undef __attribute_const__
+#define __percpu
+#define __packed		__attribute__((__packed__))
+#define __always_inline		inline __attribute__((__always_inline__))
+#define __attribute_const__	__attribute__((__const__))
+#define ____cacheline_aligned_in_smp __attribute__((__aligned__(SMP_CACHE_BYTES)))
+#define fallthrough		__attribute__((__fallthrough__))
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+#define EXPORT_SYMBOL(sym)
+
+#define ALIGN(x, a)		(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define max(a, b)		((a) > (b) ? (a) : (b))
+#define BIT_ULL(n)		(1ULL << (n))
+#define BITS_TO_LONGS(n)	(((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
+#define array_size(a, b)	((size_t)(a) * (size_t)(b))
+
+#define barrier()		__asm__ __volatile__("" ::: "memory")
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
+/* Every shim RMW below is SEQ_CST already, as on x86. */
+#define smp_mb__before_atomic()	barrier()
+#define cmpxchg(p, o, n) ({						\
+	__typeof__(*(p)) __old = (o);					\
+	__atomic_compare_exchange_n((p), &__old, (n), false,		\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
+	__old;								\
+})
+
+/* Hit paths are preempt-off by construction here: a thread is a CPU. */
+#define lockdep_assert_preemption_disabled() do { } while (0)
+
+#define WARN_ONCE(cond, ...) ({						\
+	static bool __warned;						\
+	bool __c = !!(cond);						\
+	if (__c && !__warned) {						\
+		__warned = true;					\
+		fprintf(stderr, "WARNING: " __VA_ARGS__);		\
+	}								\
+	__c;								\
+})
+
+/* errors */
+#define MAX_ERRNO	4095
+static inline void *ERR_PTR(long err) { return (void *)err; }
+static inline long PTR_ERR(const void *p) { return (long)p; }
+static inline bool IS_ERR(const void *p)
+{
+	return (unsigned long)p >= (unsigned long)-MAX_ERRNO;
+}
+
+static inline bool IS_ERR_OR_NULL(const void *p) { return !p || IS_ERR(p); }
+
+/* atomics */
+typedef struct { int counter; } atomic_t;
+typedef struct { s64 counter; } atomic64_t;
+
+#define __RLX __ATOMIC_RELAXED
+#define __SC __ATOMIC_SEQ_CST
+static inline int atomic_read(const atomic_t *v)
+{
+	return __atomic_load_n(&v->counter, __RLX);
+}
+
+static inline void atomic_set(atomic_t *v, int i)
+{
+	__atomic_store_n(&v->counter, i, __RLX);
+}
+
+static inline int atomic_inc_return(atomic_t *v)
+{
+	return __atomic_add_fetch(&v->counter, 1, __SC);
+}
+
+static inline void atomic_inc(atomic_t *v)
+{
+	__atomic_fetch_add(&v->counter, 1, __SC);
+}
+
+static inline void atomic_dec(atomic_t *v)
+{
+	__atomic_fetch_sub(&v->counter, 1, __SC);
+}
+
+static inline int atomic_xchg(atomic_t *v, int i)
+{
+	return __atomic_exchange_n(&v->counter, i, __SC);
+}
+
+static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
+{
+	__atomic_compare_exchange_n(&v->counter, &old, new, false, __SC, __SC);
+	return old;
+}
+
+static inline int atomic_fetch_add_unless(atomic_t *v, int a, int u)
+{
+	int c = atomic_read(v);
+
+	do {
+		if (c == u)
+			break;
+	} while (!__atomic_compare_exchange_n(&v->counter, &c, c + a, false,
+					      __SC, __RLX));
+	return c;
+}
+
+static inline s64 atomic64_read(const atomic64_t *v)
+{
+	return __atomic_load_n(&v->counter, __RLX);
+}
+
+static inline s64 atomic64_read_acquire(const atomic64_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_ACQUIRE);
+}
+
+static inline void atomic64_set(atomic64_t *v, s64 i)
+{
+	__atomic_store_n(&v->counter, i, __RLX);
+}
+
+static inline void atomic64_add(s64 i, atomic64_t *v)
+{
+	__atomic_fetch_add(&v->counter, i, __SC);
+}
+
+static inline void atomic64_inc(atomic64_t *v) { atomic64_add(1, v); }
+
+static inline s64 atomic64_cmpxchg(atomic64_t *v, s64 old, s64 new)
+{
+	__atomic_compare_exchange_n(&v->counter, &old, new, false, __SC, __SC);
+	return old;
+}
+
+/*
+ * local64_t: only its own CPU writes it, so one non-locked instruction
+ * (immune to signals, like the kernel's to NMIs) is enough on x86.
+ */
+typedef struct { s64 counter; } local64_t;
+
+static inline s64 local64_read(const local64_t *l)
+{
+	return __atomic_load_n(&l->counter, __RLX);
+}
+
+static inline void local64_set(local64_t *l, s64 i)
+{
+	__atomic_store_n(&l->counter, i, __RLX);
+}
+
+static inline void local64_inc(local64_t *l)
+{
+#if defined(__x86_64__)
+	__asm__ __volatile__("incq %0" : "+m" (l->counter));
+#else
+	__atomic_fetch_add(&l->counter, 1, __RLX);
+#endif
+}
+
+/* bits */
+static inline void set_bit(unsigned int nr, unsigned long *addr)
+{
+	__atomic_fetch_or(&addr[nr / BITS_PER_LONG],
+			  1UL << (nr % BITS_PER_LONG), __SC);
+}
+
+static inline void __set_bit(unsigned int nr, unsigned long *addr)
+{
+	addr[nr / BITS_PER_LONG] |= 1UL << (nr % BITS_PER_LONG);
+}
+
+static inline bool test_bit(unsigned int nr, const unsigned long *addr)
+{
+	return (__atomic_load_n(&addr[nr / BITS_PER_LONG], __RLX) >>
+		(nr % BITS_PER_LONG)) & 1;
+}
+
+static inline bool test_and_clear_bit(unsigned int nr, unsigned long *addr)
+{
+	unsigned long mask = 1UL << (nr % BITS_PER_LONG);
+
+	return __atomic_fetch_and(&addr[nr / BITS_PER_LONG], ~mask, __SC) &
+	       mask;
+}
+
+static inline unsigned long find_next_bit(const unsigned long *addr,
+					  unsigned long size,
+					  unsigned long bit)
+{
+	for (; bit < size; bit++)
+		if ((addr[bit / BITS_PER_LONG] >> (bit % BITS_PER_LONG)) & 1)
+			return bit;
+	return size;
+}
+
+#define for_each_set_bit(bit, addr, size)				\
+	for ((bit) = find_next_bit((addr), (size), 0); (bit) < (size);	\
+	     (bit) = find_next_bit((addr), (size), (bit) + 1))
+
+static inline u32 rol32(u32 word, unsigned int shift)
+{
+	return (word << (shift & 31)) | (word >> ((-shift) & 31));
+}
+
+static inline int fls(unsigned int x)
+{
+	return x ? 32 - __builtin_clz(x) : 0;
+}
+
+static inline unsigned long roundup_pow_of_two(unsigned long n)
+{
+	return n < 2 ? 1 : 1UL << (64 - __builtin_clzl(n - 1));
+}
+
+/* unaligned access */
+#define get_unaligned(p)						\
+	(((const struct { __typeof__(*(p)) x; } __packed *)(p))->x)
+
+static inline u32 __get_unaligned_cpu32(const void *p)
+{
+	return get_unaligned((const u32 *)p);
+}
+
+/* memory */
+void *shim_alloc(size_t size, bool zero);
+void shim_free(void *p);
+
+#define kzalloc(size, gfp)		shim_alloc((size), true)
+#define kcalloc(n, size, gfp)		shim_alloc(array_size(n, size), true)
+#define kfree(p)			shim_free(p)
+#define kvcalloc(n, size, gfp)		shim_alloc(array_size(n, size), true)
+#define kvmalloc_array(n, size, gfp)	shim_alloc(array_size(n, size), false)
+#define kvfree(p)			shim_free(p)
+#define vmalloc(size)			shim_alloc((size), false)
+#define vfree(p)			shim_free(p)
+#define get_zeroed_page(gfp)		((unsigned long)shim_alloc(PAGE_SIZE, true))
+#define free_page(addr)			shim_free((void *)(addr))
+#define kmemleak_alloc(p, s, c, g)	do { } while (0)
+#define kmemleak_free(p)		do { } while (0)
+
+/* per-CPU data: one copy per CPU, each on its own cache lines */
+extern __thread int shim_cpu;
+void shim_set_cpu(int cpu);
+void *shim_alloc_percpu(size_t size);
+void shim_free_percpu(void *p);
+
+/* The stride between CPU copies is stored just below the first copy. */
+static inline size_t shim_percpu_stride(const void *p)
+{
+	return ((const size_t *)p)[-1];
+}
+
+#define alloc_percpu(type)	((type *)shim_alloc_percpu(sizeof(type)))
+#define free_percpu(p)		shim_free_percpu(p)
+#define per_cpu_ptr(p, cpu)						\
+	((__typeof__(p))((char *)(p) + (size_t)(cpu) * shim_percpu_stride(p)))
+#define this_cpu_ptr(p)		per_cpu_ptr(p, shim_cpu)
+#define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++)
+#define num_possible_cpus()	NR_CPUS
+
+/* lib/sort.c from the kernel tree is linked in */
+void sort_r(void *base, size_t num, size_t size, cmp_r_func_t cmp_func,
+	    swap_r_func_t swap_func, const void *priv);
+void sort(void *base, size_t num, size_t size, cmp_func_t cmp_func,
+	  swap_func_t swap_func);
+
+#endif /* _TRACING_MAP_SHIM_H */
