@@ -9,6 +9,7 @@
 #   make shell [CMD=f]  interactive guest shell, or run host script f inside
 #   make lint           checkpatch, kernel-doc, sparse, W=1, coccicheck
 #   make patches        the series as git format-patch files in build/patches
+#   make bench-map      tracing_map microbenchmark, ours against upstream
 #   make build          just build the kernel of the mode
 #   make clean          remove kernels and results, keep the base tree
 
@@ -18,7 +19,7 @@ export REF DEBUG
 
 MODE := $(if $(filter 1,$(REF)),ref,ours)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: all run check shell lint patches build deps clean distclean
+.PHONY: all run check shell lint patches build deps clean distclean bench-map
 
 all: run
 
@@ -47,6 +48,11 @@ lint: deps
 
 patches: deps
 	@scripts/patches.sh
+
+bench-map: deps
+	@scripts/tree.sh >/dev/null
+	@$(MAKE) --no-print-directory -C build/src-ours/tools/testing/tracing_map \
+		bench UPSTREAM=$(CURDIR)/build/base/kernel/trace
 
 clean:
 	rm -rf build/obj-* build/results-* build/io.* build/patches

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Give upstream's global tracing_map symbols a prefix so that both maps
+ * can be linked into one benchmark binary.
+ */
+#define tracing_map_add_key_field	upstream_tracing_map_add_key_field
+#define tracing_map_add_sum_field	upstream_tracing_map_add_sum_field
+#define tracing_map_add_var	upstream_tracing_map_add_var
+#define tracing_map_clear	upstream_tracing_map_clear
+#define tracing_map_cmp_none	upstream_tracing_map_cmp_none
+#define tracing_map_cmp_num	upstream_tracing_map_cmp_num
+#define tracing_map_cmp_string	upstream_tracing_map_cmp_string
+#define tracing_map_create	upstream_tracing_map_create
+#define tracing_map_destroy	upstream_tracing_map_destroy
+#define tracing_map_destroy_sort_entries	upstream_tracing_map_destroy_sort_entries
+#define tracing_map_init	upstream_tracing_map_init
+#define tracing_map_insert	upstream_tracing_map_insert
+#define tracing_map_lookup	upstream_tracing_map_lookup
+#define tracing_map_read_sum	upstream_tracing_map_read_sum
+#define tracing_map_read_var	upstream_tracing_map_read_var
+#define tracing_map_read_var_once	upstream_tracing_map_read_var_once
+#define tracing_map_set_var	upstream_tracing_map_set_var
+#define tracing_map_sort_entries	upstream_tracing_map_sort_entries
+#define tracing_map_update_sum	upstream_tracing_map_update_sum
+#define tracing_map_var_set	upstream_tracing_map_var_set
