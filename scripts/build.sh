@@ -22,6 +22,11 @@ frags=$TOP/scripts/config/base.config
 case $mode in ours*) frags="$frags $TOP/scripts/config/ours.config" ;; esac
 case $mode in *-debug) frags="$frags $TOP/scripts/config/debug.config" ;; esac
 
+# Out-of-tree builds pass absolute source paths; ccache hashes them
+# relative to build/ so that another clone of this repository (CI's) hits
+# the same cache entries.
+export CCACHE_BASEDIR=$BUILD
+
 kmake() {
 	local cc=gcc
 	command -v ccache >/dev/null && cc="ccache gcc"
