@@ -75,4 +75,21 @@ awk '
 
 note "build $mode: compiling (-j$JOBS)"
 kmake -s all
-note "build $mode: $(cat "$obj/include/config/kernel.release") ready"
+release=$(cat "$obj/include/config/kernel.release")
+
+# "all" builds the modules too; install them as a real system has them,
+# lib/modules/RELEASE with depmod's index, under a per-mode root (ours and
+# ref share RELEASE). The guest mounts it on /lib/modules (run.sh), so that
+# plain modprobe works there. Reinstalled each time: no stale modules.
+modroot=$(modroot_of "$mode")
+rm -rf "$modroot"
+if [ -s "$obj/modules.order" ]; then
+	note "build $mode: installing modules into $modroot"
+	# depmod lives in /sbin, which a user's PATH may lack.
+	depmod=$(PATH=$PATH:/usr/sbin:/sbin command -v depmod) ||
+		die "depmod missing: run scripts/deps.sh"
+	kmake -s modules_install INSTALL_MOD_PATH="$modroot" DEPMOD="$depmod"
+	[ -s "$modroot/lib/modules/$release/modules.dep" ] ||
+		die "modules_install of $mode left no modules.dep"
+fi
+note "build $mode: $release ready"

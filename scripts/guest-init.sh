@@ -5,7 +5,9 @@
 # writable 9p share ("io"), mounted at /run/io. The command to run is
 # /run/io/cmd; its exit status is written to /run/io/status and the kernel
 # log to /run/io/dmesg. Then the guest reboots, which QEMU (-no-reboot)
-# turns into an exit.
+# turns into an exit. If the kernel has modules, run.sh names their host
+# directory with guest.modules=DIR on the kernel command line and they are
+# mounted on /lib/modules.
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8 TERM=${TERM:-linux}
@@ -24,6 +26,23 @@ if [ -d /sys/kernel/debug ]; then
 fi
 ip link set lo up
 hostname guest 2>/dev/null
+
+# This kernel's modules go where modprobe looks for them, /lib/modules. The
+# root is read-only: if the host has no /lib/modules to mount on, an overlay
+# with a tmpfs upper layer over /lib's directory provides one.
+mods=
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
+	case $arg in guest.modules=*) mods=${arg#guest.modules=} ;; esac
+done
+if [ -n "$mods" ]; then
+	lib=$(readlink -f /lib)
+	if [ ! -d "$lib/modules" ]; then
+		mkdir -p /run/lib-overlay/upper/modules /run/lib-overlay/work
+		mount -t overlay overlay -o "lowerdir=$lib,upperdir=/run/lib-overlay/upper,workdir=/run/lib-overlay/work" "$lib"
+	fi
+	mount --bind "$mods" "$lib/modules"
+fi
 
 mkdir -p /run/io
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 io /run/io

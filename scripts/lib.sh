@@ -37,6 +37,8 @@ mode_of() {
 # Source tree and object directory of a mode.
 src_of() { case $1 in ref*) echo "$BASE" ;; *) echo "$SRC_OURS" ;; esac; }
 obj_of() { echo "$BUILD/obj-$1"; }
+# Where build.sh installs the modules of a mode: DIR/lib/modules/RELEASE.
+modroot_of() { echo "$(obj_of "$1")/modroot"; }
 
 # The overlay files of this repository's working tree (tracked and new),
 # relative to the top.

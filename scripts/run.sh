@@ -15,8 +15,10 @@
 #
 # The command runs in the guest as root, in the directory run.sh was called
 # from (the host's root filesystem is the guest's, read-only; /tmp, /run and
-# /root are tmpfs). The console streams to stdout; the exit status of
-# run.sh is the command's, 124 on time-out, 125 if the guest died first.
+# /root are tmpfs; the modules build.sh installed for the kernel are on
+# /lib/modules, for modprobe). The console streams to stdout; the exit
+# status of run.sh is the command's, 124 on time-out, 125 if the guest died
+# first.
 . "$(dirname "$0")/lib.sh"
 
 timeout_s=1800 interactive=0 keep="" quiet=0 icount=0 script=""
@@ -79,6 +81,11 @@ append+=" init=$TOP/scripts/guest-init.sh panic=-1 oops=panic"
 # virtio devices (the root filesystem) without an interrupt.
 append+=" acpi=noirq"
 [ $quiet = 1 ] && append+=" quiet"
+# The modules build.sh installed for this kernel: guest-init.sh mounts this
+# directory on /lib/modules. A dotted name, so the kernel keeps it out of
+# init's environment (as with systemd.*); guest-init reads /proc/cmdline.
+mods=$(modroot_of "$mode")/lib/modules
+[ -d "$mods" ] && append+=" guest.modules=$mods"
 
 qemu=(qemu-system-x86_64 -machine pc -cpu max -smp 2 -m 2048
 	-no-reboot -display none -monitor none
