@@ -34,6 +34,12 @@ kmake() {
 }
 
 mkdir -p "$obj"
+# The bootconfig embedded in the kernel (see base.config), by absolute
+# path: kbuild reads it from the object directory, and a clone of this
+# repository (CI's) may be anywhere.
+echo "CONFIG_BOOT_CONFIG_EMBED_FILE=\"$TOP/scripts/config/boot-synth.bconf\"" \
+	>"$obj/embed.config"
+frags="$frags $obj/embed.config"
 # Regenerate the config only when a fragment changed, so an unchanged
 # config never costs a rebuild.
 stamp=$obj/.fragments

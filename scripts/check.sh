@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: build the kernel of the mode, boot it once, run our KUnit
 # suites (built in, run at boot) and ftracetest over the trigger tests,
-# add_remove_synth and every .tc of ours, hold the results against
+# add_remove_synth and every .tc of ours, boot it again with bootconfig to
+# check boot-time synthetic events, hold the results against
 # scripts/expected/<mode>.txt, then (ours mode) lint our files and run the
 # userspace harnesses. Ends with one line: "check: N passed, N failed, N skipped".
 . "$(dirname "$0")/lib.sh"
@@ -35,6 +36,21 @@ guest_rc=0
 	"$TOP/scripts/guest-check.sh" "$ftdir" $tests >/dev/null || guest_rc=$?
 note "check $mode: guest finished with status $guest_rc after $(($(date +%s) - start))s"
 
+# Boot-time tracing: synthetic events that a bootconfig defines at boot
+# cannot be checked above (ftracetest removes every dynamic event before
+# each test), so the same kernel boots a second time, briefly, with
+# "bootconfig" on its command line: the bootconfig embedded in it
+# (scripts/config/boot-synth.bconf) is applied, and guest-boot-synth.sh
+# checks the outcome, test boot:synthetic-events (results.py). The KUnit
+# suites ran in the main boot already: kunit.enable=0.
+boot_start=$(date +%s)
+boot_timeout=300
+case $mode in *-debug) boot_timeout=1200 ;; esac
+"$TOP/scripts/run.sh" -q -a "bootconfig kunit.enable=0" -t "$boot_timeout" \
+	-o "$results/boot/synthetic-events" "$mode" -- \
+	"$TOP/scripts/guest-boot-synth.sh" >/dev/null || true
+note "check $mode: boot with bootconfig done after $(($(date +%s) - boot_start))s"
+
 passed=0 failed=0 skipped=0
 count() { # "<label>: N passed, N failed[, N skipped]" lines on stdin
 	local line p f s
@@ -57,15 +73,17 @@ count < <(python3 "$TOP/scripts/results.py" --io "$results" \
 	--expected "$expected" \
 	--kunit-py "$(src_of "$mode")/tools/testing/kunit/kunit.py" || true)
 
-# A debug kernel's checkers speak through the kernel log.
+# A debug kernel's checkers speak through the kernel log, of both boots.
 case $mode in
 *-debug)
 	reports=$(grep -E 'BUG:|WARNING:|KASAN|UBSAN|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|Call Trace' \
-		"$results/dmesg" "$results/console.log" 2>/dev/null || true)
-	if [ -n "$reports" ] || [ -s "$results/kmemleak" ]; then
+		"$results/dmesg" "$results/console.log" \
+		"$results"/boot/*/dmesg "$results"/boot/*/console.log 2>/dev/null || true)
+	leaks=$(cat "$results/kmemleak" "$results"/boot/*/kmemleak 2>/dev/null || true)
+	if [ -n "$reports" ] || [ -n "$leaks" ]; then
 		echo "debug: kernel reports found:"
 		echo "$reports" | head -n 60
-		head -n 60 "$results/kmemleak" 2>/dev/null || true
+		echo "$leaks" | head -n 60
 		echo "debug: 0 passed, 1 failed"
 		failed=$((failed + 1))
 	else

@@ -10,8 +10,10 @@ direction fails the check, so the list can only be moved on purpose.
 Results file format, one test a line ('#' starts a comment):
     ID RESULT [-- WHY]
 ID is ftrace:PATH (PATH relative to test.d, ':instance' appended for the
-instance run) or kunit:SUITE.CASE. RESULT is pass, xfail, unsupported or
-untested; anything but pass must say why.
+instance run), kunit:SUITE.CASE or boot:NAME (a boot of its own, whose
+run.sh results check.sh keeps in IO/boot/NAME; it passes if its command
+exits 0). RESULT is pass, xfail, unsupported or untested; anything but
+pass must say why.
 """
 
 import argparse
@@ -106,6 +108,26 @@ def kunit_results(dmesg, kunit_py):
 	return found
 
 
+def boot_results(bootdir):
+	"""boot:NAME -> result, from the status of each extra boot's command."""
+	found = {}
+	for d in sorted(glob.glob(os.path.join(bootdir, '*', ''))):
+		d = os.path.dirname(d)
+		try:
+			with open(os.path.join(d, 'status')) as f:
+				status = f.read().strip()
+		except OSError:
+			status = None
+		res = 'unfinished' if status is None else \
+			'pass' if status == '0' else 'fail'
+		log = os.path.join(d, 'output')
+		if res == 'unfinished' or not os.path.exists(log):
+			log = os.path.join(d, 'console.log')
+		found['boot:' + os.path.basename(d)] = \
+			(res, log if os.path.exists(log) else None)
+	return found
+
+
 def tail(path, lines=40):
 	if not path:
 		return ''
@@ -124,6 +146,7 @@ def main():
 
 	got = ftrace_results(os.path.join(args.io, 'ftrace'))
 	got.update(kunit_results(os.path.join(args.io, 'dmesg'), args.kunit_py))
+	got.update(boot_results(os.path.join(args.io, 'boot')))
 
 	if args.write:
 		for tid in sorted(got):

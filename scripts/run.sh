@@ -12,6 +12,7 @@
 #     -s FILE     copy the host script FILE into the guest and run it (with
 #                 COMMAND... as its arguments): any host path works, even
 #                 under /tmp, which the guest hides behind its own tmpfs
+#     -a ARGS     append ARGS to the kernel command line (e.g. bootconfig)
 #
 # The command runs in the guest as root, in the directory run.sh was called
 # from (the host's root filesystem is the guest's, read-only; /tmp, /run and
@@ -21,8 +22,8 @@
 # first.
 . "$(dirname "$0")/lib.sh"
 
-timeout_s=1800 interactive=0 keep="" quiet=0 icount=0 script=""
-while getopts "t:io:qIs:" opt; do
+timeout_s=1800 interactive=0 keep="" quiet=0 icount=0 script="" extra=""
+while getopts "t:io:qIs:a:" opt; do
 	case $opt in
 	t) timeout_s=$OPTARG ;;
 	i) interactive=1 ;;
@@ -30,7 +31,8 @@ while getopts "t:io:qIs:" opt; do
 	q) quiet=1 ;;
 	I) icount=1 ;;
 	s) script=$OPTARG ;;
-	*) die "usage: run.sh [-t S] [-i] [-o DIR] [-q] [-I] [-s FILE] MODE [--] COMMAND..." ;;
+	a) extra+=" $OPTARG" ;;
+	*) die "usage: run.sh [-t S] [-i] [-o DIR] [-q] [-I] [-s FILE] [-a ARGS] MODE [--] COMMAND..." ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -86,6 +88,7 @@ append+=" acpi=noirq"
 # init's environment (as with systemd.*); guest-init reads /proc/cmdline.
 mods=$(modroot_of "$mode")/lib/modules
 [ -d "$mods" ] && append+=" guest.modules=$mods"
+append+=$extra
 
 qemu=(qemu-system-x86_64 -machine pc -cpu max -smp 2 -m 2048
 	-no-reboot -display none -monitor none
