@@ -19,7 +19,17 @@ workload() {
 
 if [ ! -e events/raw_syscalls/sys_enter/hist ]; then
 	echo "hist triggers: not built in this kernel yet (CONFIG_HIST_TRIGGERS=n)"
-	[ -e synthetic_events ] || echo "synthetic events: not built in this kernel yet"
+	if [ -e synthetic_events ]; then
+		echo
+		echo "### a synthetic event: defined, listed, its format, removed"
+		echo 'wakeup_latency u64 lat; pid_t pid; char comm[16]' >synthetic_events
+		cat synthetic_events
+		sed -n '/^format:/,$p' events/synthetic/wakeup_latency/format
+		echo '!wakeup_latency' >>synthetic_events
+		echo
+	else
+		echo "synthetic events: not built in this kernel yet"
+	fi
 	echo "meanwhile, tracefs and trace events work: sched_process_exec records"
 	echo 1 >events/sched/sched_process_exec/enable
 	workload
