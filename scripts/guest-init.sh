@@ -52,6 +52,15 @@ if [ -f /run/io/cmd ]; then
 	sh /run/io/cmd
 	status=$?
 fi
+# On a kmemleak kernel, what the command leaked: two scans, since an
+# object must look unreferenced twice to be reported.
+leaks=/sys/kernel/debug/kmemleak
+if [ -e $leaks ]; then
+	echo scan >$leaks
+	sleep 6
+	echo scan >$leaks
+	cat $leaks >/run/io/kmemleak
+fi
 dmesg >/run/io/dmesg
 echo "$status" >/run/io/status
 sync
