@@ -10,6 +10,8 @@
 #   make lint           checkpatch, kernel-doc, sparse, W=1, coccicheck
 #   make patches        the series as git format-patch files in build/patches
 #   make bench-map      tracing_map microbenchmark, ours against upstream
+#   make bench-hist     hist-trigger cost per hit in QEMU, ours against upstream
+#                       (builds both kernels; WALL=0: no wall-clock pass)
 #   make build          just build the kernel of the mode
 #   make clean          remove kernels and results, keep the base tree
 
@@ -19,7 +21,7 @@ export REF DEBUG
 
 MODE := $(if $(filter 1,$(REF)),ref,ours)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: all run check shell lint patches build deps clean distclean bench-map
+.PHONY: all run check shell lint patches build deps clean distclean bench-map bench-hist
 
 all: run
 
@@ -54,8 +56,16 @@ bench-map: deps
 	@$(MAKE) --no-print-directory -C build/src-ours/tools/testing/tracing_map \
 		bench UPSTREAM=$(CURDIR)/build/base/kernel/trace
 
+# Always ours against the reference, both non-debug: REF and DEBUG do not
+# apply. REPS (runs per scenario, default 3) and WALL reach the script
+# through the environment, as every command-line variable does.
+bench-hist: deps
+	@scripts/build.sh ours
+	@scripts/build.sh ref
+	@scripts/bench-hist.sh
+
 clean:
-	rm -rf build/obj-* build/results-* build/io.* build/patches
+	rm -rf build/obj-* build/results-* build/io.* build/patches build/bench-hist
 
 distclean:
 	rm -rf build

@@ -1,0 +1,116 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make bench-hist: runs inside the guest (scripts/bench-hist.sh boots it).
+#
+#   guest-bench-hist.sh LOOP [REPS]
+#
+# Times LOOP (scripts/getppid-loop.c: getppid() in a loop, ns per call)
+# under each hist-trigger scenario, REPS times (default 3), pinned to the
+# last CPU, and prints one line per scenario:
+#
+#   bench-hist: ID BASE MIN MAX CALLS HITS
+#
+# MIN and MAX are the least and the most ns per call over the REPS runs;
+# BASE is the scenario to subtract to get the hist work (the same event
+# with its hist trigger paused), "-" for none; HITS is the hist's "Hits:"
+# total after the runs ("-" without a trigger): every call, warm-up
+# included, or none if the trigger is paused; if not, a line
+# "bench-hist: ID warning: ..." says so. A scenario that cannot be set up
+# prints "bench-hist: ID failed: WHY". Without hist triggers in the kernel
+# only the scenario without a trigger runs, then "bench-hist: no-hist".
+#
+# The scenarios, on syscalls/sys_enter_getppid (fields: __syscall_nr and
+# the common ones):
+#   none         no trigger: the system call alone
+#   paused       hist:keys=common_pid:pause, the trigger machinery and the
+#                event record, without the hist work (not ours)
+#   key1         hist:keys=common_pid
+#   key1val1     hist:keys=common_pid:vals=__syscall_nr
+#   key2         hist:keys=common_pid,__syscall_nr
+#   stacktrace   hist:keys=common_stacktrace
+# and, since a syscall event has no string field to key on in 6.12
+# (common_comm is no hist field there; .execname only changes how
+# common_pid is printed), on a kprobe event of the same call,
+# hist_bench/getppid: __x64_sys_getppid with comm=$comm, a string field
+# (__data_loc char[]):
+#   kp-paused    hist:keys=comm:pause
+#   string       hist:keys=comm
+
+loop=${1:?usage: guest-bench-hist.sh LOOP [REPS]}
+reps=${2:-3}
+warmup=10000
+T=/sys/kernel/tracing
+SYS=events/syscalls/sys_enter_getppid
+KP=events/hist_bench/getppid
+cd $T || exit 1
+cpu=$(($(nproc) - 1))
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+echo "bench-hist: kernel $(uname -r), clocksource $cs, loop on CPU $cpu"
+
+# measure ID BASE EVENT TRIGGER CALLS
+measure() {
+	id=$1 base=$2 ev=$3 trig=$4 calls=$5
+	if [ -n "$trig" ] && ! echo "$trig" >"$ev/trigger" 2>/dev/null; then
+		echo "bench-hist: $id failed: '$trig' refused: $(tail -n 3 error_log | tr -s '\n\t' '  ')"
+		return
+	fi
+	vals=""
+	i=0
+	while [ $i -lt "$reps" ]; do
+		if ! v=$(taskset -c $cpu "$loop" "$calls" $warmup); then
+			echo "bench-hist: $id failed: $loop exited with an error"
+			vals=""
+			break
+		fi
+		vals="$vals $v"
+		i=$((i + 1))
+	done
+	hits=-
+	if [ -n "$trig" ]; then
+		hits=$(sed -n 's/^ *Hits: *//p' "$ev/hist")
+		case $trig in
+		*:pause) want=0 ;;
+		*) want=$((reps * (calls + warmup))) ;;
+		esac
+		[ -z "$vals" ] || [ "$hits" = "$want" ] ||
+			echo "bench-hist: $id warning: the hist counted ${hits:-no} hits, $want expected"
+		echo "!$trig" >>"$ev/trigger"
+		if grep -q '^hist' "$ev/trigger"; then
+			echo "bench-hist: $id failed: '!$trig' left the trigger in place"
+			return
+		fi
+	fi
+	[ -n "$vals" ] || return
+	echo "$vals" | awk -v id="$id" -v base="$base" -v n="$calls" -v hits="${hits:--}" '{
+		min = max = $1
+		for (i = 2; i <= NF; i++) {
+			if ($i < min)
+				min = $i
+			if ($i > max)
+				max = $i
+		}
+		printf "bench-hist: %s %s %.1f %.1f %d %s\n", id, base, min, max, n, hits
+	}'
+}
+
+measure none - $SYS "" 200000
+if [ ! -e $SYS/hist ]; then
+	echo "bench-hist: no-hist"
+	exit 0
+fi
+measure paused none $SYS 'hist:keys=common_pid:pause' 200000
+measure key1 paused $SYS 'hist:keys=common_pid' 200000
+measure key1val1 paused $SYS 'hist:keys=common_pid:vals=__syscall_nr' 200000
+measure key2 paused $SYS 'hist:keys=common_pid,__syscall_nr' 200000
+# About 11,000 instructions a call upstream (the stack walk): fewer calls.
+measure stacktrace paused $SYS 'hist:keys=common_stacktrace' 20000
+
+# shellcheck disable=SC2016 # $comm is the kprobe's, not the shell's
+if ! echo 'p:hist_bench/getppid __x64_sys_getppid comm=$comm' >>kprobe_events; then
+	echo "bench-hist: kp-paused failed: kprobe on __x64_sys_getppid refused"
+	echo "bench-hist: string failed: kprobe on __x64_sys_getppid refused"
+	exit 0
+fi
+measure kp-paused none $KP 'hist:keys=comm:pause' 50000
+measure string kp-paused $KP 'hist:keys=comm' 50000
+echo '-:hist_bench/getppid' >>kprobe_events
