@@ -1,0 +1,611 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Hist triggers: the types shared by the files that make them up.
+ *
+ *   trace_events_hist.c   the "hist" command: trigger life cycle, the hit
+ *                         path, enable_hist/disable_hist
+ *   trace_hist_parse.c    trigger text -> struct hist_data, error_log
+ *   trace_hist_expr.c     operands and expressions: parsing, folding and
+ *                         evaluating them
+ *   trace_hist_vars.c     variables shared between histograms: who
+ *                         defines what, references, their lifetime
+ *   trace_hist_actions.c  handlers and actions (onmatch, onmax, onchange;
+ *                         trace, save, snapshot)
+ *   trace_hist_show.c     the trigger, hist and hist_debug files
+ *
+ * A trigger is parsed once into a struct hist_data that says, for every
+ * key and value, where its bytes are in the event record, how wide and
+ * signed they are and what to do with them (a struct hist_field).  The
+ * hit path only follows that plan: read each key into the key buffer,
+ * insert-or-find the key in the tracing_map, add the values to the sums.
+ * Nothing is looked up by name and nothing is allocated after creation.
+ *
+ * Locking: hist_data is built, attached, detached and freed under
+ * event_mutex.  The hit path runs in the event's context (any context,
+ * NMI included, preemption disabled) under the RCU-sched protection of
+ * the trigger list; a hist_data is freed only after the trigger is off
+ * the list and tracepoint_synchronize_unregister() has returned.
+ */
+#ifndef __TRACE_HIST_H
+#define __TRACE_HIST_H
+
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/seq_file.h>
+#include <linux/trace_events.h>
+#include <linux/unaligned.h>
+
+#include "trace.h"
+#include "trace_synth.h"
+#include "tracing_map.h"
+
+#define HIST_KEYS_MAX		TRACING_MAP_KEYS_MAX
+/*
+ * hitcount is vals[0]; then at most two values of the user's, the limit
+ * upstream's hist triggers have, so that a trigger one accepts the other
+ * accepts too.
+ */
+#define HIST_VALS_MAX		3
+#define HIST_SORT_KEYS_MAX	2
+/* size= takes 2^7 to 2^17 entries, as upstream's hist triggers do */
+#define HIST_MAP_BITS_MAX	17
+/* Stacks: HIST_STACKTRACE_DEPTH entries, from trace.h */
+#define HIST_STACK_BYTES	HIST_STACKTRACE_SIZE
+#define HIST_STR_MAX		MAX_FILTER_STR_VAL
+#define HIST_PREFIX		"hist:"
+/* Variables, hidden ones (onmax/onchange/save state) included */
+#define HIST_VARS_MAX		TRACING_MAP_VARS_MAX
+/* References to other histograms' variables */
+#define HIST_REFS_MAX		TRACING_MAP_VARS_MAX
+#define HIST_ACTIONS_MAX	8
+#define HIST_PARAMS_MAX		16
+/* Binary operators in one expression, as upstream counts them */
+#define HIST_SUBEXPR_MAX	3
+/*
+ * A string or stack kept in a map element, for a variable or a saved
+ * field: the bytes, or the entry count followed by the entries.
+ */
+#define HIST_SLOT_SIZE		STR_VAR_LEN_MAX
+
+/*
+ * What a field is, for printing it and for hist_debug.  The names are
+ * upstream's, as tools and the design notes use them.
+ */
+#define HIST_FIELD_FL_HITCOUNT		BIT(0)
+#define HIST_FIELD_FL_KEY		BIT(1)
+#define HIST_FIELD_FL_STRING		BIT(2)
+#define HIST_FIELD_FL_HEX		BIT(3)
+#define HIST_FIELD_FL_SYM		BIT(4)
+#define HIST_FIELD_FL_SYM_OFFSET	BIT(5)
+#define HIST_FIELD_FL_EXECNAME		BIT(6)
+#define HIST_FIELD_FL_SYSCALL		BIT(7)
+#define HIST_FIELD_FL_STACKTRACE	BIT(8)
+#define HIST_FIELD_FL_LOG2		BIT(9)
+#define HIST_FIELD_FL_TIMESTAMP		BIT(10)
+#define HIST_FIELD_FL_TIMESTAMP_USECS	BIT(11)
+#define HIST_FIELD_FL_CPU		BIT(12)
+#define HIST_FIELD_FL_BUCKET		BIT(13)
+#define HIST_FIELD_FL_PERCENT		BIT(14)
+#define HIST_FIELD_FL_GRAPH		BIT(15)
+#define HIST_FIELD_FL_COMM		BIT(16)
+#define HIST_FIELD_FL_VAR		BIT(17)
+#define HIST_FIELD_FL_VAR_REF		BIT(18)
+#define HIST_FIELD_FL_EXPR		BIT(19)
+#define HIST_FIELD_FL_CONST		BIT(20)
+
+/*
+ * How the hit path reads a field: chosen once, from the field's type,
+ * size and signedness, so that reading it is one switch case.
+ */
+enum hist_fetch {
+	HIST_FETCH_U8,
+	HIST_FETCH_S8,
+	HIST_FETCH_U16,
+	HIST_FETCH_S16,
+	HIST_FETCH_U32,
+	HIST_FETCH_S32,
+	HIST_FETCH_U64,
+	HIST_FETCH_CPU,
+	HIST_FETCH_TIMESTAMP,
+	HIST_FETCH_TIMESTAMP_USECS,
+	HIST_FETCH_ONE,		/* a hit: hitcount */
+	HIST_FETCH_CONST,	/* @constant */
+	HIST_FETCH_REF,		/* hit->refs[@slot]: another histogram's variable */
+	HIST_FETCH_OWN_VAR,	/* hit->vars[@slot]: a variable of this one */
+	HIST_FETCH_EXPR,	/* @op on @operands */
+	/* the rest produce bytes, only as keys */
+	HIST_FETCH_STR_FIXED,	/* char name[N] inside the record */
+	HIST_FETCH_STR_DATA_LOC,	/* __data_loc char[] */
+	HIST_FETCH_STR_REL_LOC,	/* __rel_loc char[] */
+	HIST_FETCH_COMM,	/* current->comm */
+	HIST_FETCH_STACK,	/* the stack of the event's context */
+	HIST_FETCH_STACK_FIELD,	/* a stack saved in the record */
+};
+
+/* The operator of a HIST_FETCH_EXPR field. */
+enum hist_op {
+	HIST_OP_ADD,
+	HIST_OP_SUB,
+	HIST_OP_MUL,
+	HIST_OP_DIV,		/* by a number known only at the hit */
+	HIST_OP_DIV_SHIFT,	/* by a constant power of two */
+	HIST_OP_DIV_MULT,	/* by another constant, as a multiplication */
+	HIST_OP_NEG,
+};
+
+/* What to do with a number once it is read. */
+enum hist_xform {
+	HIST_XFORM_NONE,
+	HIST_XFORM_LOG2,
+	HIST_XFORM_BUCKETS,
+};
+
+/**
+ * struct hist_field - one key or value of a hist trigger
+ * @fetch: how to read it (enum hist_fetch)
+ * @xform: what to do with the number read (enum hist_xform)
+ * @is_signed: the field is a signed integer (sign-extended to 64 bits)
+ * @offset: where the field is in the event record
+ * @size: size of the field in the record (for strings: the most bytes
+ *	kept, including the terminating NUL)
+ * @key_offset: for a key, where it goes in the key buffer
+ * @key_size: for a key, the bytes it takes there (a multiple of 8)
+ * @map_idx: the tracing_map field index (sum for values, key field for
+ *	keys), used by sort keys
+ * @flags: HIST_FIELD_FL_* describing it
+ * @buckets: the bucket width of .buckets=N
+ * @name: the name it is printed with in the hist file
+ * @type: its C type, for hist_debug and for matching named triggers
+ * @spec: its canonical text in the trigger file, e.g. "bytes_req.hex"
+ * @field: the event's field, or NULL for hitcount and the common_*
+ *	pseudo fields that are not in the record
+ * @op: for an expression, the operator (enum hist_op)
+ * @div_shift: for HIST_OP_DIV_SHIFT and HIST_OP_DIV_MULT, the shift
+ * @constant: the value of a constant; the multiplier of HIST_OP_DIV_MULT
+ * @divisor: the constant divisor of HIST_OP_DIV_MULT
+ * @slot: for a reference, the index of its value in struct hist_hit
+ * @operands: an expression's operands (the second is NULL for NEG)
+ * @var_name: for a key that is also a variable, the variable's name
+ */
+struct hist_field {
+	u8				fetch;
+	u8				xform;
+	bool				is_signed;
+	unsigned int			offset;
+	unsigned int			size;
+	unsigned int			key_offset;
+	unsigned int			key_size;
+	int				map_idx;
+	unsigned long			flags;
+	u64				buckets;
+	const char			*name;
+	const char			*type;
+	char				*spec;
+	struct ftrace_event_field	*field;
+	u8				op;
+	u8				div_shift;
+	u64				constant;
+	u64				divisor;
+	unsigned int			slot;
+	struct hist_field		*operands[2];
+	char				*var_name;
+};
+
+/**
+ * struct hist_var - a variable a histogram defines ("name=expression")
+ * @name: its name, without the '$'
+ * @map_idx: where a map element keeps its value (tracing_map var)
+ * @str_slot: for a string or a stack, the element slot holding the
+ *	bytes the value points at; -1 for a number
+ * @value: how the hit computes it
+ * @def: where the name is in the command, for error_log; only valid
+ *	while the command is being parsed
+ */
+struct hist_var {
+	char			*name;
+	const char		*def;
+	unsigned int		map_idx;
+	int			str_slot;
+	struct hist_field	value;
+};
+
+/**
+ * struct hist_ref - a reference to another histogram's variable
+ * @hd: the histogram that defines it (pinned: see hist_data.users)
+ * @var: index of the variable in @hd->vars
+ * @read_once: an expression uses it: reading it unsets it
+ */
+struct hist_ref {
+	struct hist_data	*hd;
+	unsigned int		var;
+	bool			read_once;
+};
+
+/**
+ * struct hist_hit - the state of one event hit on the general path
+ * @rec: the event record
+ * @buffer: the ring buffer it is in (for its timestamp)
+ * @rbe: the ring buffer event
+ * @refs: values of the references, by hist_field.slot
+ * @vars: values this hit gave the histogram's variables
+ *
+ * @refs and @vars point at arrays only the general hit path sets up:
+ * the kernel zeroes every array on the stack, and the short path of a
+ * trigger without variables should not pay for that.
+ */
+struct hist_hit {
+	void				*rec;
+	struct trace_buffer		*buffer;
+	struct ring_buffer_event	*rbe;
+	u64				*refs;
+	u64				*vars;
+};
+
+struct hist_action;
+
+/**
+ * struct hist_attrs - the trigger text, split into its parts
+ * @keys: text after keys=, inside the command text (see below)
+ * @vals: text after vals= (NULL: hitcount only), likewise
+ * @sort: text after sort= (NULL: hitcount), likewise
+ * @name: text after name=, the shared histogram's name
+ * @name_at: where that name is in the command, for error_log
+ * @clock: text after clock= (default "global")
+ * @clock_at: where that text is in the command, for error_log; only
+ *	valid while the command is being parsed
+ * @var_defs: each "name=expression" outside keys= and vals=, in the
+ *	command text like @keys
+ * @n_var_defs: number of @var_defs
+ * @action_defs: each handler.action, in the command text
+ * @n_action_defs: number of @action_defs
+ * @map_bits: log2 of size=, rounded up
+ * @pause: start paused, or pause the existing trigger
+ * @cont: continue the existing trigger
+ * @clear: clear the existing trigger
+ * @no_hitcount: do not show hitcount
+ *
+ * @keys, @vals and @sort point into the command being parsed and are
+ * only valid until hist_data_create() returns; @name and @clock are
+ * allocated and stay with the histogram.
+ */
+struct hist_attrs {
+	char		*keys;
+	char		*vals;
+	char		*sort;
+	char		*name;
+	const char	*name_at;
+	char		*clock;
+	const char	*clock_at;
+	char		*var_defs[HIST_VARS_MAX];
+	unsigned int	n_var_defs;
+	char		*action_defs[HIST_ACTIONS_MAX];
+	unsigned int	n_action_defs;
+	unsigned int	map_bits;
+	bool		pause;
+	bool		cont;
+	bool		clear;
+	bool		no_hitcount;
+};
+
+/**
+ * struct hist_data - one histogram: its plan and its map
+ * @keys: the key fields, in key-buffer order
+ * @vals: vals[0] is hitcount, then the user's values
+ * @n_keys: number of @keys
+ * @n_vals: number of @vals, hitcount included
+ * @sort_keys: the sort order, as tracing_map field indexes
+ * @n_sort_keys: number of @sort_keys
+ * @key_size: bytes in the key buffer
+ * @single_u64_key: the key is one number, built in a register
+ * @key_has_bytes: a key is a string or a stack: clear the buffer first
+ * @needs_comm: an element keeps the comm of the task that created it
+ *	(.execname)
+ * @uses_timestamp: common_timestamp is read: the buffer's clock matters
+ * @map: the tracing_map holding the entries
+ * @attrs: the parsed trigger text
+ * @tr: the trace array of the event
+ * @event_file: the event the histogram was created on
+ * @match: canonical text without size and state, to find the trigger
+ *	a "!hist", "pause" or "clear" command names
+ * @vars: the variables, in the order they are computed
+ * @n_vars: number of @vars
+ * @refs: references to other histograms' variables
+ * @n_refs: number of @refs
+ * @actions: handler.action pairs, run in order after the update
+ * @n_actions: number of @actions
+ * @n_map_vars: tracing_map vars in use (@vars, then action state)
+ * @n_str_slots: string and stack slots of a map element
+ * @lookup_size: key bytes a referenced histogram may compare: the key
+ *	buffer is cleared up to here
+ * @general: take the general hit path (variables, references, actions)
+ * @resolve: references and actions are being resolved against the
+ *	live histograms (false when the text only names a trigger)
+ * @users: references to our variables from other histograms; we
+ *	cannot be removed while there are any
+ * @trigger: the trigger that owns us; each reference to our variables
+ *	holds a reference on it, so that whatever order triggers are
+ *	freed in (an instance going away frees them all), we outlive the
+ *	histograms reading our variables
+ * @var_node: in the list of histograms that define variables
+ * @field_var_hists: histograms created on other events to carry
+ *	fields our actions need from them
+ * @n_field_var_hists: number of @field_var_hists
+ * @field_var_hist: we are such a histogram, made for other triggers and
+ *	removed by the last of them
+ * @vars_text: the canonical "a=...,b=..." of @vars (not key variables)
+ * @actions_text: the canonical ":handler.action..." of @actions
+ */
+struct hist_data {
+	struct hist_field		keys[HIST_KEYS_MAX];
+	struct hist_field		vals[HIST_VALS_MAX];
+	unsigned int			n_keys;
+	unsigned int			n_vals;
+	struct tracing_map_sort_key	sort_keys[HIST_SORT_KEYS_MAX];
+	unsigned int			n_sort_keys;
+	unsigned int			key_size;
+	bool				single_u64_key;
+	bool				key_has_bytes;
+	bool				needs_comm;
+	bool				uses_timestamp;
+	struct tracing_map		*map;
+	struct hist_attrs		attrs;
+	struct trace_array		*tr;
+	struct trace_event_file		*event_file;
+	char				*match;
+	struct hist_var			vars[HIST_VARS_MAX];
+	unsigned int			n_vars;
+	struct hist_ref			refs[HIST_REFS_MAX];
+	unsigned int			n_refs;
+	struct hist_action		*actions[HIST_ACTIONS_MAX];
+	unsigned int			n_actions;
+	unsigned int			n_map_vars;
+	unsigned int			n_str_slots;
+	unsigned int			lookup_size;
+	bool				general;
+	bool				resolve;
+	int				users;
+	struct event_trigger_data	*trigger;
+	struct list_head		var_node;
+	struct event_trigger_data	*field_var_hists[HIST_PARAMS_MAX];
+	unsigned int			n_field_var_hists;
+	bool				field_var_hist;
+	char				*vars_text;
+	char				*actions_text;
+};
+
+/**
+ * struct hist_elt_data - what a map element keeps besides its sums
+ * @comm: the comm of the task that created the entry (.execname)
+ * @slots: hist_data.n_str_slots slots of HIST_SLOT_SIZE bytes for the
+ *	strings and stacks of variables and saved fields
+ */
+struct hist_elt_data {
+	char	comm[TASK_COMM_LEN];
+	char	slots[];
+};
+
+/* trace_hist_parse.c */
+struct hist_parse_ctx {
+	struct trace_array	*tr;
+	const char		*text;	/* copy of the command, for carets */
+	const char		*loc;
+	const char		*cmd;
+};
+
+void hist_err(const struct hist_parse_ctx *ctx, unsigned int err,
+	      const char *at);
+int hist_parse_attrs(const struct hist_parse_ctx *ctx, char *param,
+		     struct hist_attrs *attrs);
+void hist_free_attrs(struct hist_attrs *attrs);
+struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
+				   struct trace_event_file *file,
+				   struct hist_attrs *attrs, bool with_map);
+void hist_data_destroy(struct hist_data *hd);
+bool hist_data_compatible(const struct hist_data *a,
+			  const struct hist_data *b);
+
+/* trace_hist_expr.c */
+int hist_parse_field(const struct hist_parse_ctx *ctx,
+		     struct trace_event_file *file, struct hist_data *hd,
+		     struct hist_field *hf, char *text, bool is_key);
+int hist_parse_expr(const struct hist_parse_ctx *ctx,
+		    struct trace_event_file *file, struct hist_data *hd,
+		    char *text, struct hist_field *out);
+void hist_field_release(struct hist_field *hf);
+u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
+	      struct hist_hit *hit);
+u64 hist_div_by_mult(u64 n, u64 mult, u64 divisor, unsigned int shift);
+void hist_div_prepare(u64 divisor, u64 *mult, unsigned int *shift);
+bool hist_field_is_bytes(const struct hist_field *hf);
+
+/* trace_hist_vars.c */
+int hist_vars_parse(const struct hist_parse_ctx *ctx,
+		    struct trace_event_file *file, struct hist_data *hd);
+int hist_var_find_own(const struct hist_data *hd, const char *name);
+int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
+		 char *text, struct hist_field *hf, bool is_param);
+bool hist_refs_resolve(const struct hist_data *hd, const void *key,
+		       struct hist_hit *hit);
+void hist_vars_set(const struct hist_data *hd, struct tracing_map_elt *elt,
+		   struct hist_hit *hit);
+void hist_vars_publish(struct hist_data *hd);
+void hist_vars_release(struct hist_data *hd);
+struct hist_data *hist_find_on_event(struct trace_array *tr,
+				     const char *system, const char *event,
+				     const char *var, unsigned int *idx);
+char *hist_slot(struct tracing_map_elt *elt, int slot);
+u64 hist_slot_store(const struct hist_data *hd, const struct hist_field *hf,
+		    struct hist_hit *hit, struct tracing_map_elt *elt, int slot);
+int hist_key_var_define(const struct hist_parse_ctx *ctx,
+			struct trace_event_file *file, struct hist_data *hd,
+			char *name, char *text);
+
+/* trace_hist_actions.c */
+int hist_actions_parse(const struct hist_parse_ctx *ctx,
+		       struct trace_event_file *file, struct hist_data *hd);
+void hist_actions_run(struct hist_data *hd, struct tracing_map_elt *elt,
+		      const void *key, struct hist_hit *hit);
+void hist_actions_print_elt(struct seq_file *m, const struct hist_data *hd,
+			    const struct tracing_map_elt *elt);
+void hist_actions_print_snapshot(struct seq_file *m,
+				 const struct hist_data *hd);
+int hist_actions_attach(struct hist_data *hd);
+void hist_actions_detach(struct hist_data *hd);
+void hist_actions_free(struct hist_data *hd);
+#ifdef CONFIG_HIST_TRIGGERS_DEBUG
+void hist_actions_debug(struct seq_file *m, const struct hist_data *hd);
+#endif
+
+/* trace_hist_show.c */
+void hist_print_key(struct seq_file *m, const struct hist_data *hd,
+		    const void *key, const struct tracing_map_elt *elt);
+int hist_print_trigger(struct seq_file *m, struct event_trigger_data *data);
+
+/* trace_events_hist.c */
+extern const struct tracing_map_ops hist_elt_ops;
+int hist_trigger_add(struct trace_event_file *file, char *text,
+		     struct event_trigger_data **datap);
+void hist_trigger_remove(struct event_trigger_data *data);
+
+/* Errors, in the order and wording of upstream's error_log messages. */
+enum {
+	HIST_ERR_NONE,
+	HIST_ERR_NAMED_MISMATCH,
+	HIST_ERR_TRIGGER_EEXIST,
+	HIST_ERR_TRIGGER_ENOENT_CLEAR,
+	HIST_ERR_SET_CLOCK_FAIL,
+	HIST_ERR_BAD_FIELD_MODIFIER,
+	HIST_ERR_FIELD_NOT_FOUND,
+	HIST_ERR_EMPTY_ASSIGNMENT,
+	HIST_ERR_INVALID_SORT_MODIFIER,
+	HIST_ERR_EMPTY_SORT_FIELD,
+	HIST_ERR_TOO_MANY_SORT_FIELDS,
+	HIST_ERR_INVALID_SORT_FIELD,
+	HIST_ERR_NEED_NOHC_VAL,
+	HIST_ERR_TOO_MANY_KEYS,
+	HIST_ERR_TOO_MANY_VALS,
+	HIST_ERR_BAD_MAP_SIZE,
+	HIST_ERR_MISSING_KEYS,
+	HIST_ERR_BAD_VAL_TYPE,
+	HIST_ERR_KEY_TOO_BIG,
+	HIST_ERR_UNKNOWN_ATTR,
+	HIST_ERR_DUPLICATE_ATTR,
+	HIST_ERR_DUPLICATE_VAR,
+	HIST_ERR_VAR_NOT_UNIQUE,
+	HIST_ERR_TOO_MANY_VARS,
+	HIST_ERR_MALFORMED_ASSIGNMENT,
+	HIST_ERR_TOO_MANY_SUBEXPR,
+	HIST_ERR_TIMESTAMP_MISMATCH,
+	HIST_ERR_TOO_MANY_FIELD_VARS,
+	HIST_ERR_EVENT_FILE_NOT_FOUND,
+	HIST_ERR_HIST_NOT_FOUND,
+	HIST_ERR_HIST_CREATE_FAIL,
+	HIST_ERR_SYNTH_VAR_NOT_FOUND,
+	HIST_ERR_SYNTH_EVENT_NOT_FOUND,
+	HIST_ERR_SYNTH_TYPE_MISMATCH,
+	HIST_ERR_SYNTH_COUNT_MISMATCH,
+	HIST_ERR_FIELD_VAR_PARSE_FAIL,
+	HIST_ERR_VAR_CREATE_FIND_FAIL,
+	HIST_ERR_ONX_NOT_VAR,
+	HIST_ERR_ONX_VAR_NOT_FOUND,
+	HIST_ERR_FIELD_VAR_CREATE_FAIL,
+	HIST_ERR_TOO_MANY_PARAMS,
+	HIST_ERR_PARAM_NOT_FOUND,
+	HIST_ERR_INVALID_PARAM,
+	HIST_ERR_ACTION_NOT_FOUND,
+	HIST_ERR_NO_SAVE_PARAMS,
+	HIST_ERR_TOO_MANY_SAVE_ACTIONS,
+	HIST_ERR_ACTION_MISMATCH,
+	HIST_ERR_NO_CLOSING_PAREN,
+	HIST_ERR_SUBSYS_NOT_FOUND,
+	HIST_ERR_INVALID_SUBSYS_EVENT,
+	HIST_ERR_INVALID_REF_KEY,
+	HIST_ERR_VAR_NOT_FOUND,
+	HIST_ERR_INVALID_STR_OPERAND,
+	HIST_ERR_EXPECT_NUMBER,
+	HIST_ERR_UNARY_MINUS_SUBEXPR,
+	HIST_ERR_DIVISION_BY_ZERO,
+	HIST_ERR_VAR_IN_USE,
+	HIST_ERR_MAX,
+};
+
+/**
+ * hist_fetch - the number a key, value or operand gives for this hit
+ * @hd: its histogram
+ * @hf: the field
+ * @hit: the hit
+ *
+ * The common cases are read inline with one switch on the fetch kind
+ * chosen at creation; expressions and string addresses go through
+ * hist_eval().
+ *
+ * Context: the hit path: any context, NMI included.
+ * Return: the value, after .log2 or .buckets.
+ */
+static __always_inline u64 hist_fetch(const struct hist_data *hd,
+				      const struct hist_field *hf,
+				      struct hist_hit *hit)
+{
+	void *p = hit->rec + hf->offset;
+	u64 val;
+
+	switch (hf->fetch) {
+	case HIST_FETCH_U8:
+		val = *(u8 *)p;
+		break;
+	case HIST_FETCH_S8:
+		val = (s64)*(s8 *)p;
+		break;
+	case HIST_FETCH_U16:
+		val = get_unaligned((u16 *)p);
+		break;
+	case HIST_FETCH_S16:
+		val = (s64)(s16)get_unaligned((u16 *)p);
+		break;
+	case HIST_FETCH_U32:
+		val = get_unaligned((u32 *)p);
+		break;
+	case HIST_FETCH_S32:
+		val = (s64)(s32)get_unaligned((u32 *)p);
+		break;
+	case HIST_FETCH_U64:
+		val = get_unaligned((u64 *)p);
+		break;
+	case HIST_FETCH_CPU:
+		val = raw_smp_processor_id();
+		break;
+	case HIST_FETCH_TIMESTAMP:
+		val = tracing_event_time_stamp(hit->buffer, hit->rbe);
+		break;
+	case HIST_FETCH_TIMESTAMP_USECS:
+		val = tracing_event_time_stamp(hit->buffer, hit->rbe);
+		if (trace_clock_in_ns(hd->tr))
+			val = ns2usecs(val);
+		break;
+	case HIST_FETCH_ONE:
+		val = 1;
+		break;
+	case HIST_FETCH_CONST:
+		val = hf->constant;
+		break;
+	case HIST_FETCH_REF:
+		val = hit->refs[hf->slot];
+		break;
+	case HIST_FETCH_OWN_VAR:
+		val = hit->vars[hf->slot];
+		break;
+	default:
+		val = hist_eval(hd, hf, hit);
+		break;
+	}
+
+	if (unlikely(hf->xform)) {
+		if (hf->xform == HIST_XFORM_LOG2)
+			val = order_base_2(val);
+		else
+			val = div64_u64(val, hf->buckets) * hf->buckets;
+	}
+	return val;
+}
+
+#endif /* __TRACE_HIST_H */

@@ -1,0 +1,745 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hist triggers: operands and expressions.
+ *
+ * An operand is an event field with an optional modifier, one of the
+ * common_* pseudo fields, a numeric constant or a variable reference.
+ * An expression combines operands with + - * / and a unary -(...).
+ * Both become trees of struct hist_field, built once at trigger
+ * creation: constant subtrees are folded, and a division by a constant
+ * becomes a shift or a multiplication, so that the hit path never
+ * divides by a number it knew in advance.
+ *
+ * The grammar is upstream's, so that existing triggers read the same:
+ * no parentheses except around the operand of a unary minus, the
+ * rightmost operator of the lowest precedence is the root (operators of
+ * equal precedence associate to the left), and at most
+ * HIST_SUBEXPR_MAX binary operators are parsed.  The text is split in
+ * place inside the copy of the command, so every error points at the
+ * exact token.
+ */
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_hist.h"
+
+struct hist_modifier {
+	const char	*name;
+	unsigned long	flag;
+};
+
+/* Modifiers spelt as they are in the trigger file, with their flag. */
+static const struct hist_modifier hist_modifiers[] = {
+	{ "hex",	HIST_FIELD_FL_HEX },
+	{ "sym",	HIST_FIELD_FL_SYM },
+	{ "sym-offset",	HIST_FIELD_FL_SYM_OFFSET },
+	{ "execname",	HIST_FIELD_FL_EXECNAME },
+	{ "syscall",	HIST_FIELD_FL_SYSCALL },
+	{ "stacktrace",	HIST_FIELD_FL_STACKTRACE },
+	{ "log2",	HIST_FIELD_FL_LOG2 },
+	{ "usecs",	HIST_FIELD_FL_TIMESTAMP_USECS },
+	{ "buckets",	HIST_FIELD_FL_BUCKET },
+	{ "percent",	HIST_FIELD_FL_PERCENT },
+	{ "graph",	HIST_FIELD_FL_GRAPH },
+};
+
+#define HIST_MODIFIER_FLAGS	(HIST_FIELD_FL_HEX | HIST_FIELD_FL_SYM | \
+	HIST_FIELD_FL_SYM_OFFSET | HIST_FIELD_FL_EXECNAME | \
+	HIST_FIELD_FL_SYSCALL | HIST_FIELD_FL_STACKTRACE | \
+	HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_TIMESTAMP_USECS | \
+	HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_PERCENT | HIST_FIELD_FL_GRAPH)
+
+/* The modifier's name, or NULL if the field has none. */
+static const char *hist_modifier_name(unsigned long flags)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hist_modifiers); i++)
+		if (flags & hist_modifiers[i].flag)
+			return hist_modifiers[i].name;
+	return NULL;
+}
+
+/*
+ * Parse ".modifier" (or ".buckets=N") into @hf->flags and @hf->buckets.
+ * "bucket=N" is accepted too, as upstream does.
+ */
+static int hist_parse_modifier(const struct hist_parse_ctx *ctx,
+			       struct hist_field *hf, char *mod, bool is_key)
+{
+	unsigned int i;
+
+	if (!strncmp(mod, "bucket", 6)) {
+		char *num = mod + 6;
+
+		if (*num == 's')
+			num++;
+		if (*num++ != '=') {
+			/* upstream logs this one without a position */
+			mod = NULL;
+			goto bad;
+		}
+		if (kstrtou64(num, 0, &hf->buckets) || !hf->buckets) {
+			/* the size is what is wrong */
+			mod = num;
+			goto bad;
+		}
+		hf->flags |= HIST_FIELD_FL_BUCKET;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(hist_modifiers); i++) {
+		if (strcmp(mod, hist_modifiers[i].name))
+			continue;
+		hf->flags |= hist_modifiers[i].flag;
+		if (is_key && (hf->flags & (HIST_FIELD_FL_PERCENT |
+					    HIST_FIELD_FL_GRAPH)))
+			goto bad;
+		return 0;
+	}
+bad:
+	hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER, mod);
+	return -EINVAL;
+}
+
+static enum hist_fetch hist_fetch_for_int(unsigned int size, bool is_signed)
+{
+	switch (size) {
+	case 1:
+		return is_signed ? HIST_FETCH_S8 : HIST_FETCH_U8;
+	case 2:
+		return is_signed ? HIST_FETCH_S16 : HIST_FETCH_U16;
+	case 4:
+		return is_signed ? HIST_FETCH_S32 : HIST_FETCH_U32;
+	default:
+		return HIST_FETCH_U64;
+	}
+}
+
+/*
+ * Resolve the field name to what the hit path reads.  The common_*
+ * pseudo fields and the legacy "cpu" and "stacktrace" names need no
+ * record; everything else is an event field of a size we can read.
+ */
+static int hist_resolve_field(const struct hist_parse_ctx *ctx,
+			      struct trace_event_file *file,
+			      struct hist_data *hd, struct hist_field *hf,
+			      char *name)
+{
+	struct ftrace_event_field *field;
+
+	if (!strcmp(name, "hitcount")) {
+		hf->flags |= HIST_FIELD_FL_HITCOUNT;
+		hf->fetch = HIST_FETCH_ONE;
+		hf->name = "hitcount";
+		hf->type = "u64";
+		hf->size = sizeof(u64);
+		return 0;
+	}
+	if (!strcmp(name, "common_timestamp")) {
+		bool usecs = hf->flags & HIST_FIELD_FL_TIMESTAMP_USECS;
+
+		hf->flags |= HIST_FIELD_FL_TIMESTAMP;
+		hf->fetch = usecs ? HIST_FETCH_TIMESTAMP_USECS :
+				    HIST_FETCH_TIMESTAMP;
+		hf->name = "common_timestamp";
+		hf->type = "u64";
+		hf->size = sizeof(u64);
+		hd->uses_timestamp = true;
+		return 0;
+	}
+	if (!strcmp(name, "common_comm")) {
+		hf->flags |= HIST_FIELD_FL_COMM | HIST_FIELD_FL_STRING;
+		hf->fetch = HIST_FETCH_COMM;
+		hf->name = "common_comm";
+		hf->type = "char[16]";
+		hf->size = TASK_COMM_LEN;
+		return 0;
+	}
+
+	field = trace_find_event_field(file->event_call, name);
+	if (!strcmp(name, "common_cpu") || (!field && !strcmp(name, "cpu")) ||
+	    (field && field->filter_type == FILTER_CPU)) {
+		hf->flags |= HIST_FIELD_FL_CPU;
+		hf->fetch = HIST_FETCH_CPU;
+		hf->name = "common_cpu";
+		hf->type = "unsigned int";
+		hf->size = sizeof(unsigned int);
+		return 0;
+	}
+	if (!strcmp(name, "common_stacktrace") ||
+	    (!field && !strcmp(name, "stacktrace")) ||
+	    (field && field->filter_type == FILTER_STACKTRACE &&
+	     !strstr(field->type, "long["))) {
+		hf->flags |= HIST_FIELD_FL_STACKTRACE;
+		hf->fetch = HIST_FETCH_STACK;
+		hf->name = "common_stacktrace";
+		hf->type = "unsigned long[]";
+		hf->size = HIST_STACK_BYTES;
+		return 0;
+	}
+	if (!field || !field->size) {
+		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, name);
+		return -EINVAL;
+	}
+
+	hf->field = field;
+	hf->name = field->name;
+	hf->type = field->type;
+	hf->offset = field->offset;
+	hf->size = field->size;
+	hf->is_signed = field->is_signed;
+	if (field->filter_type == FILTER_STACKTRACE ||
+	    ((hf->flags & HIST_FIELD_FL_STACKTRACE) &&
+	     strstr(field->type, "long["))) {
+		/* a stack a synthetic event carries in its record */
+		hf->flags |= HIST_FIELD_FL_STACKTRACE;
+		hf->fetch = HIST_FETCH_STACK_FIELD;
+		hf->size = HIST_STACK_BYTES;
+		return 0;
+	}
+	switch (field->filter_type) {
+	case FILTER_STATIC_STRING:
+		hf->fetch = HIST_FETCH_STR_FIXED;
+		hf->flags |= HIST_FIELD_FL_STRING;
+		hf->size = min_t(unsigned int, field->size + 1, HIST_STR_MAX);
+		break;
+	case FILTER_DYN_STRING:
+	case FILTER_RDYN_STRING:
+		hf->fetch = field->filter_type == FILTER_DYN_STRING ?
+			    HIST_FETCH_STR_DATA_LOC : HIST_FETCH_STR_REL_LOC;
+		hf->flags |= HIST_FIELD_FL_STRING;
+		hf->size = HIST_STR_MAX;
+		break;
+	case FILTER_STACKTRACE:
+		break;
+	default:
+		if (field->size > sizeof(u64))
+			break;
+		hf->fetch = hist_fetch_for_int(field->size, field->is_signed);
+		return 0;
+	}
+	if (hf->flags & HIST_FIELD_FL_STRING)
+		return 0;
+	hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, name);
+	return -EINVAL;
+}
+
+/*
+ * Check the modifier suits the field, and turn it into a transform.
+ * The caret goes where upstream puts it: on the field for a modifier
+ * only keys take, on the modifier otherwise.
+ */
+static int hist_check_modifier(const struct hist_parse_ctx *ctx,
+			       struct hist_field *hf, char *text, char *mod,
+			       bool is_key)
+{
+	unsigned long numeric_only = HIST_FIELD_FL_HEX | HIST_FIELD_FL_SYM |
+		HIST_FIELD_FL_SYM_OFFSET | HIST_FIELD_FL_EXECNAME |
+		HIST_FIELD_FL_SYSCALL | HIST_FIELD_FL_LOG2 |
+		HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_PERCENT |
+		HIST_FIELD_FL_GRAPH;
+	/* a value is a sum: these only mean something on a key */
+	unsigned long key_only = HIST_FIELD_FL_SYM | HIST_FIELD_FL_SYM_OFFSET |
+		HIST_FIELD_FL_SYSCALL | HIST_FIELD_FL_LOG2 |
+		HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_STACKTRACE;
+	bool is_number = !hist_field_is_bytes(hf);
+
+	if (!mod)
+		return 0;
+	if (!is_key && (hf->flags & key_only)) {
+		/* upstream cannot place the caret of "sym-offset" */
+		hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER,
+			 hf->flags & HIST_FIELD_FL_SYM_OFFSET ? NULL : text);
+		return -EINVAL;
+	}
+	if ((hf->flags & HIST_FIELD_FL_STACKTRACE) &&
+	    hf->fetch != HIST_FETCH_STACK_FIELD) {
+		hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER, text);
+		return -EINVAL;
+	}
+	if ((hf->flags & numeric_only) && !is_number)
+		goto bad;
+	if ((hf->flags & HIST_FIELD_FL_EXECNAME) &&
+	    (!hf->field || strcmp(hf->field->name, "common_pid")))
+		goto bad;
+	if ((hf->flags & HIST_FIELD_FL_TIMESTAMP_USECS) &&
+	    !(hf->flags & HIST_FIELD_FL_TIMESTAMP))
+		goto bad;
+	if (hf->flags & HIST_FIELD_FL_LOG2)
+		hf->xform = HIST_XFORM_LOG2;
+	else if (hf->flags & HIST_FIELD_FL_BUCKET)
+		hf->xform = HIST_XFORM_BUCKETS;
+	return 0;
+bad:
+	hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER, mod);
+	return -EINVAL;
+}
+
+/* The field as the trigger file shows it: name, modifier, bucket size. */
+static int hist_field_make_spec(struct hist_field *hf)
+{
+	const char *mod = hist_modifier_name(hf->flags & HIST_MODIFIER_FLAGS);
+
+	if (hf->fetch == HIST_FETCH_STACK_FIELD)
+		hf->spec = kasprintf(GFP_KERNEL, "%s.stacktrace", hf->name);
+	else if (hf->flags & HIST_FIELD_FL_BUCKET)
+		hf->spec = kasprintf(GFP_KERNEL, "%s.buckets=%llu", hf->name,
+				     hf->buckets);
+	else if (mod && !(hf->flags & HIST_FIELD_FL_STACKTRACE))
+		hf->spec = kasprintf(GFP_KERNEL, "%s.%s", hf->name, mod);
+	else
+		hf->spec = kstrdup(hf->name, GFP_KERNEL);
+	return hf->spec ? 0 : -ENOMEM;
+}
+
+/**
+ * hist_parse_field - parse one event field operand, "name[.modifier]"
+ * @ctx: the command, for error_log
+ * @file: the event whose fields are named
+ * @hd: the histogram being built
+ * @hf: zeroed; filled in
+ * @text: the operand, inside @ctx->text; modified in place
+ * @is_key: the operand is a key (some modifiers are only for values)
+ *
+ * Return: 0, or -EINVAL (logged) or -ENOMEM.
+ */
+int hist_parse_field(const struct hist_parse_ctx *ctx,
+		     struct trace_event_file *file, struct hist_data *hd,
+		     struct hist_field *hf, char *text, bool is_key)
+{
+	char *mod;
+	int ret;
+
+	text = strim(text);
+	mod = strchr(text, '.');
+	if (mod) {
+		*mod++ = '\0';
+		ret = hist_parse_modifier(ctx, hf, mod, is_key);
+		if (ret)
+			return ret;
+	}
+	ret = hist_resolve_field(ctx, file, hd, hf, text);
+	if (ret)
+		return ret;
+	ret = hist_check_modifier(ctx, hf, text, mod, is_key);
+	if (ret)
+		return ret;
+	if (is_key)
+		hf->flags |= HIST_FIELD_FL_KEY;
+	return hist_field_make_spec(hf);
+}
+
+/**
+ * hist_field_is_bytes - does the field produce bytes rather than a number
+ * @hf: a parsed field
+ *
+ * Return: true for strings and stacks.
+ */
+bool hist_field_is_bytes(const struct hist_field *hf)
+{
+	return hf->flags & (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE);
+}
+
+/**
+ * hist_field_release - free what a parsed field owns
+ * @hf: the field (not itself freed: it may be embedded)
+ */
+void hist_field_release(struct hist_field *hf)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hf->operands); i++) {
+		if (!hf->operands[i])
+			continue;
+		hist_field_release(hf->operands[i]);
+		kfree(hf->operands[i]);
+	}
+	kfree(hf->spec);
+	kfree(hf->var_name);
+	memset(hf, 0, sizeof(*hf));
+}
+
+/**
+ * hist_div_prepare - turn a constant divisor into a multiply and shift
+ * @divisor: not zero, not a power of two
+ * @mult: receives floor(2^64 / @divisor)
+ * @shift: receives 64, the shift that goes with @mult
+ *
+ * n * @mult >> 64 is then n / @divisor or one less (see
+ * hist_div_by_mult()), because the multiplier is short of 2^64 /
+ * @divisor by less than one.
+ */
+void hist_div_prepare(u64 divisor, u64 *mult, unsigned int *shift)
+{
+	*mult = div64_u64(U64_MAX, divisor);
+	*shift = 64;
+}
+
+/**
+ * hist_div_by_mult - divide by a constant prepared by hist_div_prepare()
+ * @n: dividend
+ * @mult: the multiplier
+ * @divisor: the divisor, to correct the estimate
+ * @shift: the shift
+ *
+ * Return: @n / @divisor, exactly.
+ */
+u64 hist_div_by_mult(u64 n, u64 mult, u64 divisor, unsigned int shift)
+{
+	u64 q = mul_u64_u64_shr(n, mult, shift);
+
+	if (n - q * divisor >= divisor)
+		q++;
+	return q;
+}
+
+/*
+ * One operator on two numbers: the hit path's arithmetic, and the
+ * folding of constant operands at creation.
+ */
+static u64 hist_apply(int op, u64 a, u64 b)
+{
+	switch (op) {
+	case HIST_OP_ADD:
+		return a + b;
+	case HIST_OP_SUB:
+		return a - b;
+	case HIST_OP_MUL:
+		return a * b;
+	case HIST_OP_NEG:
+		return -a;
+	default:
+		/* documented: a division by zero gives -1 */
+		return b ? div64_u64(a, b) : (u64)-1;
+	}
+}
+
+/**
+ * hist_eval - the value of a field that is not read straight from the record
+ * @hd: its histogram
+ * @hf: an expression, or a string (whose value is its address)
+ * @hit: the hit
+ *
+ * Context: the hit path: any context, NMI included.
+ * Return: the value.
+ */
+u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
+	      struct hist_hit *hit)
+{
+	void *rec = hit->rec;
+	u64 a, b;
+	u32 loc;
+
+	switch (hf->fetch) {
+	case HIST_FETCH_EXPR:
+		a = hist_fetch(hd, hf->operands[0], hit);
+		switch (hf->op) {
+		case HIST_OP_NEG:
+			return -a;
+		case HIST_OP_DIV_SHIFT:
+			return a >> hf->div_shift;
+		case HIST_OP_DIV_MULT:
+			return hist_div_by_mult(a, hf->constant, hf->divisor,
+						hf->div_shift);
+		}
+		b = hist_fetch(hd, hf->operands[1], hit);
+		return hist_apply(hf->op, a, b);
+	case HIST_FETCH_STR_FIXED:
+		return (uintptr_t)(rec + hf->offset);
+	case HIST_FETCH_STR_DATA_LOC:
+		loc = get_unaligned((u32 *)(rec + hf->offset));
+		return (uintptr_t)(rec + (loc & 0xffff));
+	case HIST_FETCH_STR_REL_LOC:
+		loc = get_unaligned((u32 *)(rec + hf->offset));
+		return (uintptr_t)(rec + hf->offset + sizeof(u32) +
+				   (loc & 0xffff));
+	case HIST_FETCH_COMM:
+		return (uintptr_t)current->comm;
+	default:
+		return 0;
+	}
+}
+
+static char *hist_rfind(char *str, char *end, int c)
+{
+	while (end-- > str)
+		if (*end == c)
+			return end;
+	return NULL;
+}
+
+/*
+ * The root operator of @str: the rightmost + or -, else the rightmost *
+ * or /.  A '-' at the very start is a unary minus.  The '-' of the
+ * sym-offset modifier is not an operator.
+ */
+static int hist_find_operator(char *str, char **sep)
+{
+	char *end = str + strlen(str);
+	char *minus = end, *plus, *div, *mul;
+
+	do {
+		minus = hist_rfind(str, minus, '-');
+	} while (minus && minus - str >= 3 && !strncmp(minus - 3, "sym-offset", 10));
+	if (minus == str) {
+		*sep = minus;
+		return HIST_OP_NEG;
+	}
+	plus = hist_rfind(str, end, '+');
+	if (plus || minus) {
+		*sep = plus > minus ? plus : minus;
+		return plus > minus ? HIST_OP_ADD : HIST_OP_SUB;
+	}
+	div = hist_rfind(str, end, '/');
+	mul = hist_rfind(str, end, '*');
+	if (div || mul) {
+		*sep = mul > div ? mul : div;
+		return mul > div ? HIST_OP_MUL : HIST_OP_DIV;
+	}
+	return -1;
+}
+
+static int hist_parse_node(const struct hist_parse_ctx *ctx,
+			   struct trace_event_file *file, struct hist_data *hd,
+			   char *str, struct hist_field *out,
+			   unsigned int *n_sub);
+
+static int hist_parse_constant(const struct hist_parse_ctx *ctx, char *str,
+			       struct hist_field *out)
+{
+	if (kstrtoull(str, 0, &out->constant)) {
+		hist_err(ctx, HIST_ERR_EXPECT_NUMBER, str);
+		return -EINVAL;
+	}
+	out->fetch = HIST_FETCH_CONST;
+	out->flags |= HIST_FIELD_FL_CONST;
+	out->type = "u64";
+	out->size = sizeof(u64);
+	out->spec = kasprintf(GFP_KERNEL, "%llu", out->constant);
+	out->name = out->spec;
+	return out->spec ? 0 : -ENOMEM;
+}
+
+/* A field, a constant or a variable reference. */
+static int hist_parse_atom(const struct hist_parse_ctx *ctx,
+			   struct trace_event_file *file, struct hist_data *hd,
+			   char *str, struct hist_field *out)
+{
+	str = strim(str);
+	if (isdigit(*str))
+		return hist_parse_constant(ctx, str, out);
+	if (strchr(str, '$'))
+		return hist_ref_add(ctx, hd, str, out, false);
+	return hist_parse_field(ctx, file, hd, out, str, false);
+}
+
+static struct hist_field *hist_new_operand(const struct hist_parse_ctx *ctx,
+					   struct trace_event_file *file,
+					   struct hist_data *hd, char *str,
+					   unsigned int *n_sub, int *ret)
+{
+	struct hist_field *hf = kzalloc(sizeof(*hf), GFP_KERNEL);
+
+	if (!hf) {
+		*ret = -ENOMEM;
+		return NULL;
+	}
+	*ret = hist_parse_node(ctx, file, hd, str, hf, n_sub);
+	if (*ret) {
+		hist_field_release(hf);
+		kfree(hf);
+		return NULL;
+	}
+	if (hist_field_is_bytes(hf)) {
+		hist_err(ctx, HIST_ERR_INVALID_STR_OPERAND, str);
+		hist_field_release(hf);
+		kfree(hf);
+		*ret = -EINVAL;
+		return NULL;
+	}
+	return hf;
+}
+
+static const char hist_op_chars[] = {
+	[HIST_OP_ADD] = '+', [HIST_OP_SUB] = '-', [HIST_OP_MUL] = '*',
+	[HIST_OP_DIV] = '/', [HIST_OP_DIV_SHIFT] = '/',
+	[HIST_OP_DIV_MULT] = '/',
+};
+
+/* Make @out the constant @val, dropping its operands. */
+static int hist_make_constant(struct hist_field *out, u64 val)
+{
+	hist_field_release(out);
+	out->fetch = HIST_FETCH_CONST;
+	out->flags = HIST_FIELD_FL_CONST;
+	out->constant = val;
+	out->type = "u64";
+	out->size = sizeof(u64);
+	out->spec = kasprintf(GFP_KERNEL, "%llu", val);
+	out->name = out->spec;
+	return out->spec ? 0 : -ENOMEM;
+}
+
+static int hist_parse_neg(const struct hist_parse_ctx *ctx,
+			  struct trace_event_file *file, struct hist_data *hd,
+			  char *str, struct hist_field *out, unsigned int *n_sub)
+{
+	char *inner = str + 1, *close;
+	struct hist_field *a;
+	int ret;
+
+	if (*inner != '(') {
+		hist_err(ctx, HIST_ERR_UNARY_MINUS_SUBEXPR, inner);
+		return -EINVAL;
+	}
+	inner++;
+	close = strrchr(inner, ')');
+	if (!close) {
+		hist_err(ctx, HIST_ERR_NO_CLOSING_PAREN, inner);
+		return -EINVAL;
+	}
+	if (close[1]) {
+		hist_err(ctx, HIST_ERR_UNARY_MINUS_SUBEXPR, inner);
+		return -EINVAL;
+	}
+	*close = '\0';
+	a = hist_new_operand(ctx, file, hd, inner, n_sub, &ret);
+	if (!a)
+		return ret;
+	out->operands[0] = a;
+	if (a->fetch == HIST_FETCH_CONST)
+		return hist_make_constant(out, -a->constant);
+	out->fetch = HIST_FETCH_EXPR;
+	out->op = HIST_OP_NEG;
+	out->flags |= HIST_FIELD_FL_EXPR | (a->flags & (HIST_FIELD_FL_TIMESTAMP |
+				HIST_FIELD_FL_TIMESTAMP_USECS));
+	out->type = a->type;
+	out->size = a->size;
+	out->is_signed = a->is_signed;
+	out->spec = kasprintf(GFP_KERNEL, "-(%s)", a->spec);
+	out->name = out->spec;
+	return out->spec ? 0 : -ENOMEM;
+}
+
+/* The reads of other histograms' variables an expression makes are once. */
+static void hist_mark_read_once(struct hist_data *hd, struct hist_field *hf)
+{
+	if (hf->fetch == HIST_FETCH_REF)
+		hd->refs[hf->slot].read_once = true;
+}
+
+static int hist_parse_binary(const struct hist_parse_ctx *ctx,
+			     struct trace_event_file *file,
+			     struct hist_data *hd, char *str, char *sep,
+			     int op, struct hist_field *out,
+			     unsigned int *n_sub)
+{
+	unsigned long units = HIST_FIELD_FL_TIMESTAMP |
+			      HIST_FIELD_FL_TIMESTAMP_USECS;
+	char *rhs = sep + 1;
+	struct hist_field *a, *b;
+	int ret;
+
+	++*n_sub;
+	*sep = '\0';
+	if (!*skip_spaces(str) || !*skip_spaces(rhs)) {
+		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, *str ? rhs : str);
+		return -EINVAL;
+	}
+	a = hist_new_operand(ctx, file, hd, str, n_sub, &ret);
+	if (!a)
+		return ret;
+	out->operands[0] = a;
+	b = hist_new_operand(ctx, file, hd, rhs, n_sub, &ret);
+	if (!b)
+		return ret;
+	out->operands[1] = b;
+
+	if ((a->flags & HIST_FIELD_FL_TIMESTAMP) &&
+	    (b->flags & HIST_FIELD_FL_TIMESTAMP) &&
+	    (a->flags & units) != (b->flags & units)) {
+		hist_err(ctx, HIST_ERR_TIMESTAMP_MISMATCH, NULL);
+		return -EINVAL;
+	}
+	if (op == HIST_OP_DIV && b->fetch == HIST_FETCH_CONST && !b->constant) {
+		hist_err(ctx, HIST_ERR_DIVISION_BY_ZERO, skip_spaces(rhs));
+		return -EINVAL;
+	}
+	if (a->fetch == HIST_FETCH_CONST && b->fetch == HIST_FETCH_CONST)
+		return hist_make_constant(out, hist_apply(op, a->constant,
+							 b->constant));
+
+	out->spec = kasprintf(GFP_KERNEL, "%s%c%s", a->spec, hist_op_chars[op],
+			      b->spec);
+	if (!out->spec)
+		return -ENOMEM;
+	out->name = out->spec;
+	out->fetch = HIST_FETCH_EXPR;
+	out->op = op;
+	out->flags |= HIST_FIELD_FL_EXPR | ((a->flags | b->flags) & units);
+	out->type = a->type;
+	out->size = a->size;
+	out->is_signed = a->is_signed;
+	hist_mark_read_once(hd, a);
+	hist_mark_read_once(hd, b);
+
+	if (op == HIST_OP_DIV && b->fetch == HIST_FETCH_CONST) {
+		u64 d = b->constant;
+		unsigned int shift;
+
+		if (is_power_of_2(d)) {
+			out->op = HIST_OP_DIV_SHIFT;
+			out->div_shift = ilog2(d);
+		} else {
+			out->op = HIST_OP_DIV_MULT;
+			out->divisor = d;
+			hist_div_prepare(d, &out->constant, &shift);
+			out->div_shift = shift;
+		}
+	}
+	return 0;
+}
+
+static int hist_parse_node(const struct hist_parse_ctx *ctx,
+			   struct trace_event_file *file, struct hist_data *hd,
+			   char *str, struct hist_field *out,
+			   unsigned int *n_sub)
+{
+	char *sep = NULL;
+	int op;
+
+	str = skip_spaces(str);
+	if (*n_sub > HIST_SUBEXPR_MAX) {
+		hist_err(ctx, HIST_ERR_TOO_MANY_SUBEXPR, str);
+		return -EINVAL;
+	}
+	op = hist_find_operator(str, &sep);
+	if (op < 0)
+		return hist_parse_atom(ctx, file, hd, str, out);
+	if (op == HIST_OP_NEG)
+		return hist_parse_neg(ctx, file, hd, str, out, n_sub);
+	return hist_parse_binary(ctx, file, hd, str, sep, op, out, n_sub);
+}
+
+/**
+ * hist_parse_expr - parse an operand or an expression of operands
+ * @ctx: the command, for error_log
+ * @file: the event whose fields are named
+ * @hd: the histogram being built (its variables can be referenced)
+ * @text: the expression, inside @ctx->text; modified in place
+ * @out: zeroed; filled in.  On error the caller releases it with
+ *	hist_field_release().
+ *
+ * Return: 0, or -EINVAL (logged) or -ENOMEM.
+ */
+int hist_parse_expr(const struct hist_parse_ctx *ctx,
+		    struct trace_event_file *file, struct hist_data *hd,
+		    char *text, struct hist_field *out)
+{
+	unsigned int n_sub = 0;
+
+	return hist_parse_node(ctx, file, hd, text, out, &n_sub);
+}
