@@ -1,0 +1,750 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hist triggers: from the trigger text to a struct hist_data.
+ *
+ * Everything the hit path will need is decided here, once: each key
+ * and value is resolved to the event field it reads, its offset, size
+ * and signedness become a fetch kind, its modifier becomes a transform
+ * or a display flag, the keys are laid out in the key buffer, and the
+ * tracing_map is created with room for every value.
+ *
+ * Errors go to tracing/error_log with the caret on the offending token.
+ * The text being parsed is a copy of the command, so a token's position
+ * is simply its distance from the start of that copy.
+ */
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_hist.h"
+
+static const char * const hist_err_text[HIST_ERR_MAX] = {
+	[HIST_ERR_NONE]			= "No error",
+	[HIST_ERR_NAMED_MISMATCH]	=
+		"Named hist trigger doesn't match existing named trigger (includes variables)",
+	[HIST_ERR_TRIGGER_EEXIST]	= "Hist trigger already exists",
+	[HIST_ERR_TRIGGER_ENOENT_CLEAR]	= "Can't clear or continue a nonexistent hist trigger",
+	[HIST_ERR_SET_CLOCK_FAIL]	= "Couldn't set trace_clock",
+	[HIST_ERR_BAD_FIELD_MODIFIER]	= "Invalid field modifier",
+	[HIST_ERR_FIELD_NOT_FOUND]	= "Couldn't find field",
+	[HIST_ERR_EMPTY_ASSIGNMENT]	= "Empty assignment",
+	[HIST_ERR_INVALID_SORT_MODIFIER] = "Invalid sort modifier",
+	[HIST_ERR_EMPTY_SORT_FIELD]	= "Empty sort field",
+	[HIST_ERR_TOO_MANY_SORT_FIELDS]	= "Too many sort fields (Max = 2)",
+	[HIST_ERR_INVALID_SORT_FIELD]	= "Sort field must be a key or a val",
+	[HIST_ERR_NEED_NOHC_VAL]	= "Non-hitcount value is required for 'nohitcount'",
+	[HIST_ERR_TOO_MANY_KEYS]	= "Too many keys (Max = 3)",
+	[HIST_ERR_TOO_MANY_VALS]	= "Too many values (Max = 2)",
+	[HIST_ERR_BAD_MAP_SIZE]		= "Invalid size (128 to 131072 entries)",
+	[HIST_ERR_MISSING_KEYS]		= "No keys= given",
+	[HIST_ERR_BAD_VAL_TYPE]		= "Values must be numeric fields",
+	[HIST_ERR_KEY_TOO_BIG]		= "Keys too large (512 bytes max)",
+	[HIST_ERR_UNKNOWN_ATTR]		= "Unknown hist trigger attribute",
+	[HIST_ERR_DUPLICATE_ATTR]	= "Attribute given twice",
+	[HIST_ERR_DUPLICATE_VAR]	= "Variable already defined",
+	[HIST_ERR_VAR_NOT_UNIQUE]	=
+		"Variable name not unique, need to use fully qualified name (subsys.event.var) for variable",
+	[HIST_ERR_TOO_MANY_VARS]	= "Too many variables defined",
+	[HIST_ERR_MALFORMED_ASSIGNMENT]	= "Malformed assignment",
+	[HIST_ERR_TOO_MANY_SUBEXPR]	= "Too many subexpressions (3 max)",
+	[HIST_ERR_TIMESTAMP_MISMATCH]	= "Timestamp units in expression don't match",
+	[HIST_ERR_TOO_MANY_FIELD_VARS]	= "Too many field variables defined",
+	[HIST_ERR_EVENT_FILE_NOT_FOUND]	= "Event file not found",
+	[HIST_ERR_HIST_NOT_FOUND]	= "Matching event histogram not found",
+	[HIST_ERR_HIST_CREATE_FAIL]	= "Couldn't create histogram for field",
+	[HIST_ERR_SYNTH_VAR_NOT_FOUND]	= "Couldn't find synthetic variable",
+	[HIST_ERR_SYNTH_EVENT_NOT_FOUND] = "Couldn't find synthetic event",
+	[HIST_ERR_SYNTH_TYPE_MISMATCH]	= "Param type doesn't match synthetic event field type",
+	[HIST_ERR_SYNTH_COUNT_MISMATCH]	= "Param count doesn't match synthetic event field count",
+	[HIST_ERR_FIELD_VAR_PARSE_FAIL]	= "Couldn't parse field variable",
+	[HIST_ERR_VAR_CREATE_FIND_FAIL]	= "Couldn't create or find variable",
+	[HIST_ERR_ONX_NOT_VAR]		= "For onmax(x) or onchange(x), x must be a variable",
+	[HIST_ERR_ONX_VAR_NOT_FOUND]	= "Couldn't find onmax or onchange variable",
+	[HIST_ERR_FIELD_VAR_CREATE_FAIL] = "Couldn't create field variable",
+	[HIST_ERR_TOO_MANY_PARAMS]	= "Too many action params",
+	[HIST_ERR_PARAM_NOT_FOUND]	= "Couldn't find param",
+	[HIST_ERR_INVALID_PARAM]	= "Invalid action param",
+	[HIST_ERR_ACTION_NOT_FOUND]	= "No action found",
+	[HIST_ERR_NO_SAVE_PARAMS]	= "No params found for save()",
+	[HIST_ERR_TOO_MANY_SAVE_ACTIONS] = "Can't have more than one save() action per hist",
+	[HIST_ERR_ACTION_MISMATCH]	= "Handler doesn't support action",
+	[HIST_ERR_NO_CLOSING_PAREN]	= "No closing paren found",
+	[HIST_ERR_SUBSYS_NOT_FOUND]	= "Missing subsystem",
+	[HIST_ERR_INVALID_SUBSYS_EVENT]	= "Invalid subsystem or event name",
+	[HIST_ERR_INVALID_REF_KEY]	= "Using variable references in keys not supported",
+	[HIST_ERR_VAR_NOT_FOUND]	= "Couldn't find variable",
+	[HIST_ERR_INVALID_STR_OPERAND]	= "String type can not be an operand in expression",
+	[HIST_ERR_EXPECT_NUMBER]	= "Expecting numeric literal",
+	[HIST_ERR_UNARY_MINUS_SUBEXPR]	= "Unary minus not supported in sub-expressions",
+	[HIST_ERR_DIVISION_BY_ZERO]	= "Division by zero",
+	[HIST_ERR_VAR_IN_USE]		= "Variable is still referenced by another hist trigger",
+};
+
+/**
+ * hist_err - log a hist trigger error with a caret
+ * @ctx: the command being parsed
+ * @err: HIST_ERR_*
+ * @at: the offending token inside @ctx->text, or NULL for no position
+ */
+void hist_err(const struct hist_parse_ctx *ctx, unsigned int err,
+	      const char *at)
+{
+	unsigned int pos = 0;
+
+	/* a token parsed from a copy (key variables) has no position */
+	if (at && at >= ctx->text &&
+	    (size_t)(at - ctx->text) < strlen(ctx->cmd))
+		pos = at - ctx->text + sizeof(HIST_PREFIX) - 1;
+	/* tracing_log_err() only reads the table; it predates the const. */
+	tracing_log_err(ctx->tr, ctx->loc, ctx->cmd,
+			(const char **)hist_err_text, err, pos);
+}
+
+/* Set *slot to a copy of @val, refusing a second "keys=" and the like. */
+static int hist_attr_set(const struct hist_parse_ctx *ctx, char **slot,
+			 const char *token, const char *val)
+{
+	if (*slot) {
+		hist_err(ctx, HIST_ERR_DUPLICATE_ATTR, token);
+		return -EINVAL;
+	}
+	*slot = kstrdup(val, GFP_KERNEL);
+	return *slot ? 0 : -ENOMEM;
+}
+
+/*
+ * keys=, vals= and sort= stay in the command text until the histogram is
+ * built, so that their errors can point into it.
+ */
+static int hist_attr_point(const struct hist_parse_ctx *ctx, char **slot,
+			   const char *token, char *val)
+{
+	if (*slot) {
+		hist_err(ctx, HIST_ERR_DUPLICATE_ATTR, token);
+		return -EINVAL;
+	}
+	*slot = val;
+	return 0;
+}
+
+/*
+ * size= is rounded up to a power of two, which must lie between the
+ * smallest map and the largest one upstream allows, so that a trigger
+ * accepted here is accepted there.
+ */
+static int hist_parse_size(const struct hist_parse_ctx *ctx,
+			   struct hist_attrs *attrs, char *token, char *val)
+{
+	unsigned long size;
+	unsigned int bits;
+
+	if (kstrtoul(val, 0, &size) || !size ||
+	    size > (1UL << HIST_MAP_BITS_MAX))
+		goto bad;
+	bits = order_base_2(size);
+	if (bits < TRACING_MAP_BITS_MIN)
+		goto bad;
+	attrs->map_bits = bits;
+	return 0;
+bad:
+	hist_err(ctx, HIST_ERR_BAD_MAP_SIZE, val);
+	return -EINVAL;
+}
+
+/* One "name=value" part of the trigger text. */
+static int hist_parse_assignment(const struct hist_parse_ctx *ctx,
+				 struct hist_attrs *attrs, char *token,
+				 char *val)
+{
+	char *name = token;
+
+	val[-1] = '\0';
+	if (!strcmp(name, "keys") || !strcmp(name, "key"))
+		return hist_attr_point(ctx, &attrs->keys, token, val);
+	if (!strcmp(name, "vals") || !strcmp(name, "val") ||
+	    !strcmp(name, "values"))
+		return hist_attr_point(ctx, &attrs->vals, token, val);
+	if (!strcmp(name, "sort"))
+		return hist_attr_point(ctx, &attrs->sort, token, val);
+	if (!strcmp(name, "name")) {
+		attrs->name_at = token;
+		return hist_attr_set(ctx, &attrs->name, token, val);
+	}
+	if (!strcmp(name, "clock")) {
+		attrs->clock_at = val;
+		return hist_attr_set(ctx, &attrs->clock, token, strim(val));
+	}
+	if (!strcmp(name, "size"))
+		return hist_parse_size(ctx, attrs, token, val);
+
+	/* anything else names a variable; "a=x,b=y" defines two */
+	val[-1] = '=';
+	if (attrs->n_var_defs == HIST_VARS_MAX) {
+		hist_err(ctx, HIST_ERR_TOO_MANY_VARS, token);
+		return -EINVAL;
+	}
+	attrs->var_defs[attrs->n_var_defs++] = token;
+	return 0;
+}
+
+static bool hist_is_action(const char *token)
+{
+	return str_has_prefix(token, "onmatch(") ||
+	       str_has_prefix(token, "onmax(") ||
+	       str_has_prefix(token, "onchange(");
+}
+
+/**
+ * hist_parse_attrs - split a trigger's text into its parts
+ * @ctx: the command, for error_log
+ * @param: the text after "hist:", without the filter; modified in place
+ *	and, for keys=, vals= and sort=, referenced by @attrs until the
+ *	histogram is built
+ * @attrs: zeroed; filled in
+ *
+ * Return: 0, or -EINVAL (logged) or -ENOMEM.  On error @attrs may hold
+ * allocations: free them with hist_free_attrs().
+ */
+int hist_parse_attrs(const struct hist_parse_ctx *ctx, char *param,
+		     struct hist_attrs *attrs)
+{
+	char *token, *val;
+	int ret;
+
+	attrs->map_bits = TRACING_MAP_BITS_DEFAULT;
+	while ((token = strsep(&param, ":")) != NULL) {
+		token = skip_spaces(token);
+		val = strchr(token, '=');
+		if (hist_is_action(token)) {
+			if (attrs->n_action_defs == HIST_ACTIONS_MAX) {
+				hist_err(ctx, HIST_ERR_TOO_MANY_PARAMS, token);
+				return -EINVAL;
+			}
+			attrs->action_defs[attrs->n_action_defs++] = token;
+		} else if (val) {
+			if (!*++val) {
+				hist_err(ctx, HIST_ERR_EMPTY_ASSIGNMENT, token);
+				return -EINVAL;
+			}
+			ret = hist_parse_assignment(ctx, attrs, token, val);
+			if (ret)
+				return ret;
+		} else if (!strcmp(token, "pause")) {
+			attrs->pause = true;
+		} else if (!strcmp(token, "cont") ||
+			   !strcmp(token, "continue")) {
+			attrs->cont = true;
+		} else if (!strcmp(token, "clear")) {
+			attrs->clear = true;
+		} else if (!strcmp(token, "nohitcount") ||
+			   !strcmp(token, "NOHC")) {
+			attrs->no_hitcount = true;
+		} else {
+			hist_err(ctx, HIST_ERR_UNKNOWN_ATTR, token);
+			return -EINVAL;
+		}
+	}
+
+	if (!attrs->keys) {
+		hist_err(ctx, HIST_ERR_MISSING_KEYS, NULL);
+		return -EINVAL;
+	}
+	if (!attrs->clock) {
+		attrs->clock = kstrdup("global", GFP_KERNEL);
+		if (!attrs->clock)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * hist_free_attrs - free what hist_parse_attrs() allocated
+ * @attrs: parsed attributes
+ */
+void hist_free_attrs(struct hist_attrs *attrs)
+{
+	kfree(attrs->name);
+	kfree(attrs->clock);
+	memset(attrs, 0, sizeof(*attrs));
+}
+
+/*
+ * The expression of variable @name in the trigger's "name=..." parts,
+ * copied, or NULL: keys=$name uses a variable's field as a key.
+ */
+static char *hist_var_def_text(const struct hist_data *hd, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p, *end;
+	unsigned int i;
+
+	for (i = 0; i < hd->attrs.n_var_defs; i++) {
+		for (p = hd->attrs.var_defs[i]; p; p = end ? end + 1 : NULL) {
+			end = strchr(p, ',');
+			p = skip_spaces(p);
+			if (strncmp(p, name, len) || p[len] != '=')
+				continue;
+			p += len + 1;
+			return end ? kstrndup(p, end - p, GFP_KERNEL) :
+				     kstrdup(p, GFP_KERNEL);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * One key: "field[.modifier]", "name=field" (the key is also variable
+ * name) or "$name" / "name" for the field of variable name.
+ */
+static int hist_parse_key(const struct hist_parse_ctx *ctx,
+			  struct trace_event_file *file, struct hist_data *hd,
+			  struct hist_field *hf, char *tok)
+{
+	char *eq = strchr(tok, '='), *var = tok, *copy;
+	int ret;
+
+	/* "name=field", not the "=" of "field.buckets=N" */
+	if (eq && !memchr(tok, '.', eq - tok)) {
+		*eq = '\0';
+		var = strim(tok);
+		tok = strim(eq + 1);
+		copy = kstrdup(tok, GFP_KERNEL);
+		hf->var_name = kstrdup(var, GFP_KERNEL);
+		ret = copy && hf->var_name ?
+		      hist_parse_field(ctx, file, hd, hf, tok, true) : -ENOMEM;
+		if (!ret)
+			ret = hist_key_var_define(ctx, file, hd, var, copy);
+		kfree(copy);
+		return ret;
+	}
+
+	if (*tok == '$' ||
+	    (!strpbrk(tok, ".") && !trace_find_event_field(file->event_call,
+							   tok) &&
+	     strncmp(tok, "common_", 7) && strcmp(tok, "stacktrace") &&
+	     strcmp(tok, "hitcount"))) {
+		copy = hist_var_def_text(hd, tok + (*tok == '$'));
+		if (!copy && *tok == '$') {
+			hist_err(ctx, HIST_ERR_INVALID_REF_KEY, tok);
+			return -EINVAL;
+		}
+		if (copy) {
+			ret = hist_parse_field(ctx, file, hd, hf, copy, true);
+			kfree(copy);
+			if (ret)
+				return ret;
+			kfree(hf->spec);
+			hf->spec = kstrdup(tok, GFP_KERNEL);
+			return hf->spec ? 0 : -ENOMEM;
+		}
+	}
+	return hist_parse_field(ctx, file, hd, hf, tok, true);
+}
+
+static int hist_parse_keys(const struct hist_parse_ctx *ctx,
+			   struct trace_event_file *file, struct hist_data *hd,
+			   char *text)
+{
+	unsigned int offset = 0;
+	char *tok;
+	int ret;
+
+	while ((tok = strsep(&text, ",")) != NULL) {
+		struct hist_field *hf = &hd->keys[hd->n_keys];
+
+		if (hd->n_keys == HIST_KEYS_MAX) {
+			hist_err(ctx, HIST_ERR_TOO_MANY_KEYS, tok);
+			return -EINVAL;
+		}
+		hd->n_keys++;
+		ret = hist_parse_key(ctx, file, hd, hf, strim(tok));
+		if (ret)
+			return ret;
+		if (hf->flags & HIST_FIELD_FL_HITCOUNT) {
+			hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, tok);
+			return -EINVAL;
+		}
+		if (hist_field_is_bytes(hf)) {
+			hd->key_has_bytes = true;
+			hf->key_size = ALIGN(hf->size, sizeof(u64));
+		} else {
+			hf->key_size = sizeof(u64);
+		}
+		if (hf->flags & HIST_FIELD_FL_EXECNAME)
+			hd->needs_comm = true;
+		hf->key_offset = offset;
+		offset += hf->key_size;
+		if (offset > TRACING_MAP_KEY_SIZE_MAX) {
+			hist_err(ctx, HIST_ERR_KEY_TOO_BIG, tok);
+			return -EINVAL;
+		}
+	}
+	hd->key_size = offset;
+	hd->lookup_size = offset;
+	hd->single_u64_key = hd->n_keys == 1 && !hd->key_has_bytes;
+	return 0;
+}
+
+static int hist_parse_vals(const struct hist_parse_ctx *ctx,
+			   struct trace_event_file *file, struct hist_data *hd,
+			   char *text)
+{
+	char hitcount[] = "hitcount";
+	unsigned int seen_hitcount = 0;
+	char *tok;
+	int ret;
+
+	/* vals[0] is always hitcount */
+	ret = hist_parse_field(ctx, file, hd, &hd->vals[0], hitcount, false);
+	if (ret)
+		return ret;
+	hd->n_vals = 1;
+
+	while (text && (tok = strsep(&text, ",")) != NULL) {
+		struct hist_field *hf = &hd->vals[hd->n_vals];
+		struct hist_field probe = {};
+
+		/*
+		 * The first plain "hitcount" names the implicit vals[0];
+		 * any other becomes a value of its own, counting hits.
+		 */
+		if (!strcmp(strim(tok), "hitcount") && !seen_hitcount++)
+			continue;
+		ret = hist_parse_expr(ctx, file, hd, tok, &probe);
+		if (!ret && hd->n_vals == HIST_VALS_MAX) {
+			hist_err(ctx, HIST_ERR_TOO_MANY_VALS, tok);
+			ret = -EINVAL;
+		}
+		if (!ret && hist_field_is_bytes(&probe)) {
+			hist_err(ctx, HIST_ERR_BAD_VAL_TYPE, tok);
+			ret = -EINVAL;
+		}
+		if (ret) {
+			hist_field_release(&probe);
+			return ret;
+		}
+		*hf = probe;
+		hd->n_vals++;
+	}
+	if (hd->attrs.no_hitcount && hd->n_vals == 1) {
+		hist_err(ctx, HIST_ERR_NEED_NOHC_VAL, NULL);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The map field of the key or value called @name, or NULL. */
+static const struct hist_field *hist_find_sort_field(const struct hist_data *hd,
+						     const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_vals; i++)
+		if (!strcmp(hd->vals[i].name, name))
+			return &hd->vals[i];
+	for (i = 0; i < hd->n_keys; i++)
+		if (!strcmp(hd->keys[i].name, name))
+			return &hd->keys[i];
+	return NULL;
+}
+
+static int hist_parse_sort(const struct hist_parse_ctx *ctx,
+			   struct hist_data *hd, char *text)
+{
+	char *list, *tok;
+
+	if (!text) {
+		hd->sort_keys[0].field_idx = hd->vals[0].map_idx;
+		hd->n_sort_keys = 1;
+		return 0;
+	}
+	/* errors about the whole list point at "sort=" */
+	list = text - strlen("sort=");
+	while ((tok = strsep(&text, ",")) != NULL) {
+		struct tracing_map_sort_key *sk = &hd->sort_keys[hd->n_sort_keys];
+		const struct hist_field *hf;
+		char *mod;
+
+		if (hd->n_sort_keys == HIST_SORT_KEYS_MAX) {
+			hist_err(ctx, HIST_ERR_TOO_MANY_SORT_FIELDS, list);
+			return -EINVAL;
+		}
+		tok = strim(tok);
+		if (!*tok) {
+			hist_err(ctx, HIST_ERR_EMPTY_SORT_FIELD, list);
+			return -EINVAL;
+		}
+		mod = strchr(tok, '.');
+		if (mod) {
+			*mod++ = '\0';
+			if (!strcmp(mod, "descending")) {
+				sk->descending = true;
+			} else if (strcmp(mod, "ascending")) {
+				hist_err(ctx, HIST_ERR_INVALID_SORT_MODIFIER, mod);
+				return -EINVAL;
+			}
+		}
+		if (!*tok) {
+			hist_err(ctx, HIST_ERR_EMPTY_SORT_FIELD, list);
+			return -EINVAL;
+		}
+		hf = hist_find_sort_field(hd, tok);
+		if (!hf) {
+			hist_err(ctx, HIST_ERR_INVALID_SORT_FIELD, tok);
+			return -EINVAL;
+		}
+		sk->field_idx = hf->map_idx;
+		hd->n_sort_keys++;
+	}
+	return 0;
+}
+
+static enum tracing_map_field_type hist_map_type(const struct hist_field *hf)
+{
+	if (hf->fetch == HIST_FETCH_STACK || hf->fetch == HIST_FETCH_STACK_FIELD)
+		return TRACING_MAP_BYTES;
+	if (hf->flags & HIST_FIELD_FL_STRING)
+		return TRACING_MAP_STRING;
+	return hf->is_signed ? TRACING_MAP_SIGNED : TRACING_MAP_UNSIGNED;
+}
+
+/*
+ * The map numbers its fields sums first, then keys; sort keys and the
+ * match text use those numbers, known before the map exists.
+ */
+static void hist_number_fields(struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_vals; i++)
+		hd->vals[i].map_idx = i;
+	for (i = 0; i < hd->n_keys; i++)
+		hd->keys[i].map_idx = hd->n_vals + i;
+}
+
+static int hist_create_map(struct hist_data *hd)
+{
+	unsigned int i;
+	int idx;
+
+	hd->map = tracing_map_create(hd->attrs.map_bits, hd->key_size,
+				     &hist_elt_ops, hd);
+	if (IS_ERR(hd->map)) {
+		int ret = PTR_ERR(hd->map);
+
+		hd->map = NULL;
+		return ret;
+	}
+	/* all sums first: the map wants them before the key fields */
+	for (i = 0; i < hd->n_vals; i++) {
+		idx = tracing_map_add_sum_field(hd->map,
+						hist_map_type(&hd->vals[i]));
+		if (idx < 0)
+			return idx;
+		WARN_ON_ONCE(idx != hd->vals[i].map_idx);
+	}
+	for (i = 0; i < hd->n_keys; i++) {
+		struct hist_field *hf = &hd->keys[i];
+
+		enum tracing_map_field_type type = hist_map_type(hf);
+
+		idx = tracing_map_add_key_field(hd->map, hf->key_offset,
+						type <= TRACING_MAP_SIGNED ?
+						sizeof(u64) : hf->key_size,
+						type);
+		if (idx < 0)
+			return idx;
+		WARN_ON_ONCE(idx != hf->map_idx);
+	}
+	for (i = 0; i < hd->n_map_vars; i++) {
+		idx = tracing_map_add_var(hd->map);
+		if (idx < 0)
+			return idx;
+	}
+	return tracing_map_init(hd->map);
+}
+
+/* Append @fmt to *@buf, reallocating it. */
+static __printf(2, 3) int hist_cat(char **buf, const char *fmt, ...)
+{
+	char *old = *buf, *add;
+	va_list args;
+
+	va_start(args, fmt);
+	add = kvasprintf(GFP_KERNEL, fmt, args);
+	va_end(args);
+	if (!add)
+		return -ENOMEM;
+	*buf = kasprintf(GFP_KERNEL, "%s%s", old ?: "", add);
+	kfree(old);
+	kfree(add);
+	return *buf ? 0 : -ENOMEM;
+}
+
+/*
+ * "keys=a,b:vals=hitcount,c:vars:sort=...:actions" without size and
+ * state: what makes two triggers the same one.
+ */
+static int hist_make_match(struct hist_data *hd)
+{
+	unsigned int i;
+	int ret;
+
+	ret = hist_cat(&hd->match, "keys=");
+	for (i = 0; !ret && i < hd->n_keys; i++)
+		ret = hist_cat(&hd->match, "%s%s%s%s", i ? "," : "",
+			       hd->keys[i].var_name ?: "",
+			       hd->keys[i].var_name ? "=" : "",
+			       hd->keys[i].spec);
+	if (!ret)
+		ret = hist_cat(&hd->match, ":vals=");
+	for (i = 0; !ret && i < hd->n_vals; i++)
+		ret = hist_cat(&hd->match, "%s%s", i ? "," : "",
+			       hd->vals[i].spec);
+	if (!ret && hd->vars_text)
+		ret = hist_cat(&hd->match, ":%s", hd->vars_text);
+	if (!ret)
+		ret = hist_cat(&hd->match, ":sort=");
+	for (i = 0; !ret && i < hd->n_sort_keys; i++)
+		ret = hist_cat(&hd->match, "%s%u%s", i ? "," : "",
+			       hd->sort_keys[i].field_idx,
+			       hd->sort_keys[i].descending ? "d" : "");
+	if (!ret && hd->attrs.no_hitcount)
+		ret = hist_cat(&hd->match, ":nohitcount");
+	if (!ret && hd->actions_text)
+		ret = hist_cat(&hd->match, "%s", hd->actions_text);
+	return ret;
+}
+
+/**
+ * hist_data_create - build a histogram from its parsed text
+ * @ctx: the command, for error_log
+ * @file: the event the trigger is written to
+ * @attrs: parsed by hist_parse_attrs(); ownership of its allocations
+ *	moves to the new hist_data, even on error (@attrs is cleared)
+ * @with_map: allocate the map and resolve references and actions
+ *	against the live histograms and synthetic events; without it the
+ *	histogram only serves to find an existing trigger with the same
+ *	text
+ *
+ * Context: process, event_mutex held.
+ * Return: the new histogram, or an ERR_PTR (logged when the text is
+ * at fault).
+ */
+struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
+				   struct trace_event_file *file,
+				   struct hist_attrs *attrs, bool with_map)
+{
+	struct hist_data *hd;
+	char *sort;
+	int ret;
+
+	hd = kzalloc(sizeof(*hd), GFP_KERNEL);
+	if (!hd) {
+		hist_free_attrs(attrs);
+		return ERR_PTR(-ENOMEM);
+	}
+	hd->attrs = *attrs;
+	memset(attrs, 0, sizeof(*attrs));
+	/* keys=, vals= and sort= point into the command text: used up here */
+	sort = hd->attrs.sort;
+	hd->tr = file->tr;
+	hd->event_file = file;
+	hd->resolve = with_map;
+	INIT_LIST_HEAD(&hd->var_node);
+
+	/* keys first: variables of other histograms are looked up by key */
+	ret = hist_parse_keys(ctx, file, hd, hd->attrs.keys);
+	if (!ret)
+		ret = hist_vars_parse(ctx, file, hd);
+	if (!ret)
+		ret = hist_parse_vals(ctx, file, hd, hd->attrs.vals);
+	if (!ret) {
+		hist_number_fields(hd);
+		ret = hist_parse_sort(ctx, hd, sort);
+	}
+	if (!ret)
+		ret = hist_actions_parse(ctx, file, hd);
+	hd->general = hd->n_vars || hd->n_refs || hd->n_actions;
+	if (!ret)
+		ret = hist_make_match(hd);
+	if (!ret && with_map)
+		ret = hist_create_map(hd);
+	hd->attrs.keys = NULL;
+	hd->attrs.vals = NULL;
+	hd->attrs.sort = NULL;
+	if (ret) {
+		hist_data_destroy(hd);
+		return ERR_PTR(ret);
+	}
+	return hd;
+}
+
+/**
+ * hist_data_destroy - free a histogram and its map
+ * @hd: histogram no longer reachable from any hit path, its variables
+ *	released (hist_vars_release()) if they were published
+ *
+ * Context: process, event_mutex held; the caller has waited for hit
+ * paths to finish.
+ */
+void hist_data_destroy(struct hist_data *hd)
+{
+	unsigned int i;
+
+	if (!hd)
+		return;
+	hist_actions_free(hd);
+	if (hd->map)
+		tracing_map_destroy(hd->map);
+	for (i = 0; i < HIST_KEYS_MAX; i++)
+		hist_field_release(&hd->keys[i]);
+	for (i = 0; i < HIST_VALS_MAX; i++)
+		hist_field_release(&hd->vals[i]);
+	for (i = 0; i < hd->n_vars; i++) {
+		kfree(hd->vars[i].name);
+		hist_field_release(&hd->vars[i].value);
+	}
+	kfree(hd->vars_text);
+	kfree(hd->actions_text);
+	kfree(hd->match);
+	hist_free_attrs(&hd->attrs);
+	kfree(hd);
+}
+
+static bool hist_fields_compatible(const struct hist_field *a,
+				   const struct hist_field *b)
+{
+	return a->fetch == b->fetch && a->xform == b->xform &&
+	       a->offset == b->offset && a->size == b->size &&
+	       a->is_signed == b->is_signed && a->flags == b->flags &&
+	       a->buckets == b->buckets && !strcmp(a->spec, b->spec);
+}
+
+/**
+ * hist_data_compatible - can two triggers share one histogram?
+ * @a: one histogram
+ * @b: the other
+ *
+ * name= shares a map between triggers on different events; that only
+ * works when both read the same keys and values the same way.
+ *
+ * Return: true if they are interchangeable.
+ */
+bool hist_data_compatible(const struct hist_data *a,
+			  const struct hist_data *b)
+{
+	unsigned int i;
+
+	if (a->n_keys != b->n_keys || a->n_vals != b->n_vals ||
+	    strcmp(a->match, b->match))
+		return false;
+	for (i = 0; i < a->n_keys; i++)
+		if (!hist_fields_compatible(&a->keys[i], &b->keys[i]))
+			return false;
+	for (i = 0; i < a->n_vals; i++)
+		if (!hist_fields_compatible(&a->vals[i], &b->vals[i]))
+			return false;
+	return true;
+}
