@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hist triggers: variables and the references between histograms.
+ *
+ * A variable is a value a histogram keeps per entry ("ts0=..." keeps
+ * one per key).  Its value lives in the map element's vars[]; a string
+ * or a stack is copied into a slot of the element (struct
+ * hist_elt_data) and the variable holds the slot's address, so that it
+ * stays readable after the event that set it is gone.
+ *
+ * A reference "$ts0" names a variable of this histogram or of another
+ * one.  A reference to our own variable reads the value this hit just
+ * computed (hist_hit.vars[]).  A reference to another histogram's
+ * variable is resolved at creation to that histogram and the variable's
+ * index, and at each hit by looking the current key up in that
+ * histogram's map (hist_refs_resolve()): the events match when the
+ * keys do.  The hit is dropped when a referenced variable is not set.
+ * An expression reads such a variable once: reading it unsets it.
+ *
+ * Which histogram a plain "$name" means: ours first, then those on the
+ * event our onmatch() handler names, then the only one of the trace
+ * array that defines it; "system.event.$name" names the event.
+ *
+ * Lifetime: the histograms that define variables are on a list, under
+ * event_mutex.  A histogram referenced by another one counts it in
+ * ->users and refuses to be removed until that reference is gone, so a
+ * reference never outlives the variable it reads.
+ */
+#include <linux/ctype.h>
+#include <linux/slab.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+
+#include "trace_hist.h"
+
+/* Histograms that define variables, in creation order; event_mutex. */
+static LIST_HEAD(hist_var_hists);
+
+/**
+ * hist_var_find_own - find a variable of the histogram being built
+ * @hd: the histogram
+ * @name: the variable's name, without '$'
+ *
+ * Return: its index in @hd->vars, or -1.
+ */
+int hist_var_find_own(const struct hist_data *hd, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_vars; i++)
+		if (!strcmp(hd->vars[i].name, name))
+			return i;
+	return -1;
+}
+
+static bool hist_on_event(const struct hist_data *hd, const char *system,
+			  const char *event)
+{
+	struct trace_event_call *call = hd->event_file->event_call;
+
+	return !strcmp(call->class->system, system) &&
+	       !strcmp(trace_event_name(call), event);
+}
+
+/**
+ * hist_find_on_event - the histogram on an event that defines a variable
+ * @tr: the trace array
+ * @system: the event's system
+ * @event: the event's name
+ * @var: the variable's name
+ * @idx: receives the variable's index
+ *
+ * Context: event_mutex held.
+ * Return: the first such histogram, or NULL.
+ */
+struct hist_data *hist_find_on_event(struct trace_array *tr,
+				     const char *system, const char *event,
+				     const char *var, unsigned int *idx)
+{
+	struct hist_data *hd;
+	int i;
+
+	list_for_each_entry(hd, &hist_var_hists, var_node) {
+		if (hd->tr != tr || !hist_on_event(hd, system, event))
+			continue;
+		i = hist_var_find_own(hd, var);
+		if (i >= 0) {
+			*idx = i;
+			return hd;
+		}
+	}
+	return NULL;
+}
+
+/* The only histogram of @tr defining @var; ERR_PTR(-EEXIST) if several. */
+static struct hist_data *hist_find_unique(struct trace_array *tr,
+					  const char *var, unsigned int *idx)
+{
+	struct hist_data *hd, *found = NULL;
+	int i;
+
+	list_for_each_entry(hd, &hist_var_hists, var_node) {
+		if (hd->tr != tr)
+			continue;
+		i = hist_var_find_own(hd, var);
+		if (i < 0)
+			continue;
+		if (found)
+			return ERR_PTR(-EEXIST);
+		found = hd;
+		*idx = i;
+	}
+	return found;
+}
+
+/* The event of the first onmatch() in the text, into the buffers. */
+static bool hist_onmatch_text(const struct hist_data *hd, char *system,
+			      char *event, size_t len)
+{
+	const char *p, *dot, *end;
+	unsigned int i;
+
+	for (i = 0; i < hd->attrs.n_action_defs; i++) {
+		p = hd->attrs.action_defs[i];
+		if (strncmp(p, "onmatch(", 8))
+			continue;
+		p += 8;
+		dot = strchr(p, '.');
+		end = strchr(p, ')');
+		if (!dot || !end || dot > end || dot - p >= len ||
+		    end - dot - 1 >= len)
+			return false;
+		strscpy(system, p, dot - p + 1);
+		strscpy(event, dot + 1, end - dot);
+		return true;
+	}
+	return false;
+}
+
+static struct hist_data *hist_ref_lookup(const struct hist_parse_ctx *ctx,
+					 struct hist_data *hd, char *text,
+					 char *name, unsigned int *idx,
+					 bool is_param)
+{
+	char system[MAX_EVENT_NAME_LEN], event[MAX_EVENT_NAME_LEN];
+	struct hist_data *owner = NULL;
+	char *dot;
+
+	if (name - 1 > text) {
+		/* system.event.$name */
+		dot = strchr(text, '.');
+		if (!dot || dot + 1 >= name - 2 || name[-2] != '.') {
+			hist_err(ctx, HIST_ERR_INVALID_SUBSYS_EVENT, text);
+			return ERR_PTR(-EINVAL);
+		}
+		*dot = '\0';
+		name[-2] = '\0';
+		owner = hist_find_on_event(hd->tr, text, dot + 1, name, idx);
+		*dot = '.';
+		name[-2] = '.';
+	} else if (hist_onmatch_text(hd, system, event, sizeof(system))) {
+		owner = hist_find_on_event(hd->tr, system, event, name, idx);
+	}
+	/* a qualified name means that event and no other */
+	if (!owner && name - 1 == text) {
+		owner = hist_find_unique(hd->tr, name, idx);
+		if (IS_ERR(owner)) {
+			hist_err(ctx, HIST_ERR_VAR_NOT_UNIQUE, name);
+			owner = NULL;
+		}
+	}
+	if (!owner && is_param) {
+		hist_err(ctx, HIST_ERR_PARAM_NOT_FOUND, name);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!owner) {
+		/*
+		 * The entries upstream leaves, which tools may look for:
+		 * not a variable, and then not a field either.
+		 */
+		hist_err(ctx, HIST_ERR_VAR_NOT_FOUND, name);
+		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, text);
+		return ERR_PTR(-EINVAL);
+	}
+	return owner;
+}
+
+static void hist_ref_take_type(struct hist_field *hf,
+			       const struct hist_field *value)
+{
+	hf->type = value->type;
+	hf->size = value->size;
+	hf->is_signed = value->is_signed;
+	hf->flags |= value->flags & (HIST_FIELD_FL_STRING |
+				     HIST_FIELD_FL_STACKTRACE |
+				     HIST_FIELD_FL_TIMESTAMP |
+				     HIST_FIELD_FL_TIMESTAMP_USECS);
+}
+
+/**
+ * hist_ref_add - parse a variable reference
+ * @ctx: the command, for error_log
+ * @hd: the histogram being built
+ * @text: "$name" or "system.event.$name", inside @ctx->text
+ * @hf: zeroed; made a reference
+ * @is_param: the reference is an action's parameter (only its own
+ *	error is logged when it is not found)
+ *
+ * A reference to another histogram is only resolved when @hd->resolve
+ * is set; otherwise the text is all that matters.
+ *
+ * Return: 0, or -EINVAL (logged) or -ENOMEM.
+ */
+int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
+		 char *text, struct hist_field *hf, bool is_param)
+{
+	char *name = strchr(text, '$') + 1;
+	struct hist_data *owner;
+	unsigned int idx, i;
+	int own;
+
+	text = strim(text);
+	hf->flags |= HIST_FIELD_FL_VAR_REF;
+	hf->spec = kstrdup(text, GFP_KERNEL);
+	if (!hf->spec)
+		return -ENOMEM;
+	hf->name = strchr(hf->spec, '$') + 1;
+	hf->type = "u64";
+	hf->size = sizeof(u64);
+	if (!*name) {
+		hist_err(ctx, HIST_ERR_VAR_NOT_FOUND, text);
+		return -EINVAL;
+	}
+
+	own = name - 1 == text ? hist_var_find_own(hd, name) : -1;
+	if (own >= 0) {
+		hf->fetch = HIST_FETCH_OWN_VAR;
+		hf->slot = own;
+		hist_ref_take_type(hf, &hd->vars[own].value);
+		return 0;
+	}
+	hf->fetch = HIST_FETCH_REF;
+	if (!hd->resolve)
+		return 0;
+
+	owner = hist_ref_lookup(ctx, hd, text, name, &idx, is_param);
+	if (IS_ERR(owner))
+		return PTR_ERR(owner);
+	hist_ref_take_type(hf, &owner->vars[idx].value);
+	for (i = 0; i < hd->n_refs; i++)
+		if (hd->refs[i].hd == owner && hd->refs[i].var == idx)
+			break;
+	if (i == hd->n_refs) {
+		if (hd->n_refs == HIST_REFS_MAX) {
+			hist_err(ctx, HIST_ERR_TOO_MANY_VARS, text);
+			return -EINVAL;
+		}
+		hd->refs[hd->n_refs++] = (struct hist_ref){ .hd = owner,
+							    .var = idx };
+		hd->lookup_size = max(hd->lookup_size, owner->key_size);
+	}
+	hf->slot = i;
+	return 0;
+}
+
+static bool hist_var_name_ok(const char *name)
+{
+	if (!*name || isdigit(*name))
+		return false;
+	for (; *name; name++)
+		if (!isalnum(*name) && *name != '_')
+			return false;
+	return true;
+}
+
+/* Is @name a variable of another histogram on the same event? */
+static bool hist_var_on_event(const struct hist_data *hd, const char *name)
+{
+	struct hist_data *other;
+
+	list_for_each_entry(other, &hist_var_hists, var_node)
+		if (other->event_file == hd->event_file &&
+		    hist_var_find_own(other, name) >= 0)
+			return true;
+	return false;
+}
+
+/* Add variable @name computed by @expr (inside the command text). */
+static int hist_var_define(const struct hist_parse_ctx *ctx,
+			   struct trace_event_file *file, struct hist_data *hd,
+			   char *name, char *expr)
+{
+	struct hist_var *var;
+	int ret;
+
+	if (!hist_var_name_ok(name)) {
+		hist_err(ctx, HIST_ERR_MALFORMED_ASSIGNMENT, name);
+		return -EINVAL;
+	}
+	if (!*skip_spaces(expr)) {
+		hist_err(ctx, HIST_ERR_EMPTY_ASSIGNMENT, name);
+		return -EINVAL;
+	}
+	if (hist_var_find_own(hd, name) >= 0) {
+		/* upstream marks the first definition */
+		hist_err(ctx, HIST_ERR_DUPLICATE_VAR,
+			 hd->vars[hist_var_find_own(hd, name)].def);
+		return -EINVAL;
+	}
+	if (hd->resolve && hist_var_on_event(hd, name)) {
+		hist_err(ctx, HIST_ERR_DUPLICATE_VAR, name);
+		return -EINVAL;
+	}
+	if (hd->n_vars == HIST_VARS_MAX) {
+		hist_err(ctx, HIST_ERR_TOO_MANY_VARS, name);
+		return -EINVAL;
+	}
+	var = &hd->vars[hd->n_vars];
+	ret = hist_parse_expr(ctx, file, hd, expr, &var->value);
+	if (ret) {
+		hist_field_release(&var->value);
+		return ret;
+	}
+	var->name = kstrdup(name, GFP_KERNEL);
+	if (!var->name) {
+		hist_field_release(&var->value);
+		return -ENOMEM;
+	}
+	var->value.flags |= HIST_FIELD_FL_VAR;
+	var->map_idx = hd->n_map_vars++;
+	var->def = name;
+	var->str_slot = hist_field_is_bytes(&var->value) ?
+			hd->n_str_slots++ : -1;
+	hd->n_vars++;
+	return 0;
+}
+
+static int hist_vars_text_add(struct hist_data *hd, const struct hist_var *var)
+{
+	char *old = hd->vars_text;
+
+	hd->vars_text = kasprintf(GFP_KERNEL, "%s%s%s=%s", old ?: "",
+				  old ? "," : "", var->name, var->value.spec);
+	kfree(old);
+	return hd->vars_text ? 0 : -ENOMEM;
+}
+
+/**
+ * hist_vars_parse - define the variables of the trigger text
+ * @ctx: the command, for error_log
+ * @file: the event
+ * @hd: the histogram being built: keys parsed, values not yet
+ *
+ * Each "name=expression" outside keys= and vals= (several may share a
+ * part, separated by commas) becomes a variable, in the order written.
+ *
+ * Return: 0, or -EINVAL (logged) or -ENOMEM.
+ */
+int hist_vars_parse(const struct hist_parse_ctx *ctx,
+		    struct trace_event_file *file, struct hist_data *hd)
+{
+	unsigned int i;
+	char *def, *part, *eq;
+	int ret;
+
+	for (i = 0; i < hd->attrs.n_var_defs; i++) {
+		def = hd->attrs.var_defs[i];
+		while ((part = strsep(&def, ",")) != NULL) {
+			eq = strchr(part, '=');
+			if (!eq) {
+				hist_err(ctx, HIST_ERR_MALFORMED_ASSIGNMENT,
+					 part);
+				return -EINVAL;
+			}
+			*eq = '\0';
+			ret = hist_var_define(ctx, file, hd, strim(part),
+					      eq + 1);
+			if (ret)
+				return ret;
+			ret = hist_vars_text_add(hd, &hd->vars[hd->n_vars - 1]);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * hist_key_var_define - make a key a variable too ("keys=name=field")
+ * @ctx: the command, for error_log
+ * @file: the event
+ * @hd: the histogram being built
+ * @name: the variable's name
+ * @text: a copy of the key's field text (the key itself parses the
+ *	original in place)
+ *
+ * Return: 0, or -EINVAL (logged) or -ENOMEM.
+ */
+int hist_key_var_define(const struct hist_parse_ctx *ctx,
+			struct trace_event_file *file, struct hist_data *hd,
+			char *name, char *text)
+{
+	return hist_var_define(ctx, file, hd, name, text);
+}
+
+/**
+ * hist_refs_resolve - read the variables of other histograms for a hit
+ * @hd: the histogram hit
+ * @key: its key; the referenced maps compare their own key size of it
+ * @hit: receives the values in ->refs[]
+ *
+ * Context: the hit path.
+ * Return: false if a variable is not set for this key: the hit is
+ * dropped.
+ */
+bool hist_refs_resolve(const struct hist_data *hd, const void *key,
+		       struct hist_hit *hit)
+{
+	unsigned int i, idx;
+	struct tracing_map_elt *elt;
+
+	for (i = 0; i < hd->n_refs; i++) {
+		const struct hist_ref *ref = &hd->refs[i];
+
+		elt = tracing_map_lookup(ref->hd->map, key);
+		if (!elt)
+			return false;
+		idx = ref->hd->vars[ref->var].map_idx;
+		if (ref->read_once) {
+			if (!tracing_map_read_var_once(elt, idx, &hit->refs[i]))
+				return false;
+		} else {
+			if (!tracing_map_var_is_set(elt, idx))
+				return false;
+			hit->refs[i] = tracing_map_read_var(elt, idx);
+		}
+	}
+	return true;
+}
+
+/**
+ * hist_slot - the string or stack slot @slot of a map element
+ * @elt: the element
+ * @slot: the slot's index
+ *
+ * Return: the slot, or NULL if the element has none.
+ */
+char *hist_slot(struct tracing_map_elt *elt, int slot)
+{
+	struct hist_elt_data *ed = elt->private_data;
+
+	return ed ? ed->slots + slot * HIST_SLOT_SIZE : NULL;
+}
+
+/**
+ * hist_slot_store - copy a string or stack into an element slot
+ * @hd: the histogram
+ * @hf: the field producing it
+ * @hit: the hit
+ * @elt: the element
+ * @slot: the slot
+ *
+ * A stack is stored as the entry count then the entries, the form
+ * synthetic events take.
+ *
+ * Context: the hit path.
+ * Return: the slot's address, the value of the variable or saved field.
+ */
+u64 hist_slot_store(const struct hist_data *hd, const struct hist_field *hf,
+		    struct hist_hit *hit, struct tracing_map_elt *elt, int slot)
+{
+	char *dst = hist_slot(elt, slot);
+	const unsigned long *from;
+	unsigned long *stack;
+	unsigned int n;
+	const char *src;
+
+	if (!dst)
+		return 0;
+	if (!(hf->flags & HIST_FIELD_FL_STACKTRACE)) {
+		src = (const char *)(uintptr_t)hist_fetch(hd, hf, hit);
+		strscpy(dst, src ?: "",
+			min_t(unsigned int, hf->size, HIST_SLOT_SIZE));
+		return (uintptr_t)dst;
+	}
+	stack = (unsigned long *)dst;
+	if (hf->fetch == HIST_FETCH_STACK) {
+		stack[0] = stack_trace_save(stack + 1, HIST_STACKTRACE_DEPTH,
+					    HIST_STACKTRACE_SKIP);
+		return (uintptr_t)dst;
+	}
+	from = (const unsigned long *)(uintptr_t)hist_fetch(hd, hf, hit);
+	n = from ? min_t(unsigned long, from[0], HIST_STACKTRACE_DEPTH) : 0;
+	stack[0] = n;
+	if (n)
+		memcpy(stack + 1, from + 1, n * sizeof(long));
+	return (uintptr_t)dst;
+}
+
+/**
+ * hist_vars_set - compute this hit's variables and keep them in @elt
+ * @hd: the histogram
+ * @elt: the entry of the hit's key
+ * @hit: the hit; its ->vars[] are filled in
+ *
+ * Context: the hit path.
+ */
+void hist_vars_set(const struct hist_data *hd, struct tracing_map_elt *elt,
+		   struct hist_hit *hit)
+{
+	unsigned int i;
+	u64 val;
+
+	for (i = 0; i < hd->n_vars; i++) {
+		const struct hist_var *var = &hd->vars[i];
+
+		if (var->str_slot >= 0)
+			val = hist_slot_store(hd, &var->value, hit, elt,
+					      var->str_slot);
+		else
+			val = hist_fetch(hd, &var->value, hit);
+		tracing_map_set_var(elt, var->map_idx, val);
+		hit->vars[i] = val;
+	}
+}
+
+/**
+ * hist_vars_publish - make a histogram's variables and references live
+ * @hd: a histogram being attached
+ *
+ * Context: event_mutex held.
+ */
+void hist_vars_publish(struct hist_data *hd)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&event_mutex);
+	if (hd->n_vars)
+		list_add_tail(&hd->var_node, &hist_var_hists);
+	for (i = 0; i < hd->n_refs; i++) {
+		hd->refs[i].hd->users++;
+		hd->refs[i].hd->trigger->ref++;
+	}
+}
+
+/**
+ * hist_vars_release - undo hist_vars_publish()
+ * @hd: a histogram no hit path uses any more
+ *
+ * Context: event_mutex held.
+ */
+void hist_vars_release(struct hist_data *hd)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&event_mutex);
+	if (!list_empty(&hd->var_node))
+		list_del_init(&hd->var_node);
+	for (i = 0; i < hd->n_refs; i++) {
+		struct event_trigger_data *owner = hd->refs[i].hd->trigger;
+
+		hd->refs[i].hd->users--;
+		/* may free the owner if it was removed meanwhile */
+		owner->cmd_ops->free(owner);
+	}
+	hd->n_refs = 0;
+}
