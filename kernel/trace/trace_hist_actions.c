@@ -1,0 +1,842 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hist triggers: handlers and actions.
+ *
+ * After an entry is updated, each handler.action pair of the trigger
+ * runs in the order written.  The handler decides whether the action
+ * happens:
+ *
+ *   onmatch(system.event)  always: the hit got here only because every
+ *                          variable it references (set on
+ *                          system.event) was found for its key
+ *   onmax($var)            when $var exceeds the entry's maximum so far
+ *   onchange($var)         when $var differs from the entry's last value
+ *
+ * and the action is one of:
+ *
+ *   trace(synth, params)   generate the synthetic event (also written
+ *   synth(params)          with the event's name as the action)
+ *   save(field, ...)       keep the hit's fields with the entry
+ *   snapshot()             take a snapshot of the trace buffer
+ *
+ * The maximum or last value, and the saved fields, are hidden variables
+ * of the map element, after the trigger's own; saved strings go to
+ * element slots.  A parameter is read the way a value is: an event
+ * field of this event, a variable of this histogram computed by this
+ * hit, or another histogram's variable resolved before the update.  A
+ * field of the matching event ("system.event.field") is carried over by
+ * a histogram we create on that event with the same keys and a variable
+ * holding the field, and remove with ours.
+ */
+#include <linux/ctype.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_hist.h"
+
+enum hist_handler {
+	HIST_ONMATCH,
+	HIST_ONMAX,
+	HIST_ONCHANGE,
+};
+
+enum hist_action_kind {
+	HIST_ACT_TRACE,
+	HIST_ACT_SAVE,
+	HIST_ACT_SNAPSHOT,
+};
+
+static const char * const hist_handler_names[] = {
+	[HIST_ONMATCH]	= "onmatch",
+	[HIST_ONMAX]	= "onmax",
+	[HIST_ONCHANGE]	= "onchange",
+};
+
+/**
+ * struct hist_action - one handler.action pair
+ * @hd: the histogram it belongs to
+ * @handler: enum hist_handler
+ * @kind: enum hist_action_kind
+ * @trace_keyword: written trace(synth, ...) rather than synth(...)
+ * @text: the canonical text, ":handler(...).action(...)"
+ * @arg: the handler's argument as written
+ * @tracked: onmax/onchange: index of the tracked variable in @hd->vars
+ * @track_var: onmax/onchange: map var holding the maximum or last value
+ * @synth: trace: the synthetic event generated (its ->ref held)
+ * @n_params: number of @params
+ * @params: trace: the synthetic event's values; save: the fields saved
+ * @param_at: where each parameter is in the command, for error_log;
+ *	only valid while the command is being parsed
+ * @save_var: save: map var of each saved field
+ * @save_slot: save: element slot of each saved string, or -1
+ * @snap_val: snapshot: the value that triggered the last snapshot
+ * @snap_key: snapshot: the key of that hit
+ * @snap_taken: snapshot: a snapshot was taken
+ * @snap_enabled: snapshot: our conditional snapshot is registered
+ */
+struct hist_action {
+	struct hist_data	*hd;
+	u8			handler;
+	u8			kind;
+	bool			trace_keyword;
+	char			*text;
+	char			*arg;
+	unsigned int		tracked;
+	unsigned int		track_var;
+	struct synth_event	*synth;
+	unsigned int		n_params;
+	struct hist_field	params[HIST_PARAMS_MAX];
+	const char		*param_at[HIST_PARAMS_MAX];
+	unsigned int		save_var[HIST_PARAMS_MAX];
+	int			save_slot[HIST_PARAMS_MAX];
+	u64			snap_val;
+	void			*snap_key;
+	bool			snap_taken;
+	bool			snap_enabled;
+};
+
+/* What the snapshot update callback needs from the hit. */
+struct hist_snap_cond {
+	struct hist_action	*act;
+	u64			val;
+	const void		*key;
+};
+
+static void hist_emit(struct hist_data *hd, struct hist_action *act,
+		      struct hist_hit *hit)
+{
+	u64 vals[HIST_PARAMS_MAX];
+	unsigned int i;
+
+	for (i = 0; i < act->n_params; i++)
+		vals[i] = hist_fetch(hd, &act->params[i], hit);
+	synth_event_emit(act->synth, vals);
+}
+
+static void hist_save(struct hist_data *hd, struct hist_action *act,
+		      struct tracing_map_elt *elt, struct hist_hit *hit)
+{
+	unsigned int i;
+	u64 val;
+
+	for (i = 0; i < act->n_params; i++) {
+		const struct hist_field *hf = &act->params[i];
+
+		if (act->save_slot[i] >= 0)
+			val = hist_slot_store(hd, hf, hit, elt,
+					      act->save_slot[i]);
+		else
+			val = hist_fetch(hd, hf, hit);
+		tracing_map_set_var(elt, act->save_var[i], val);
+	}
+}
+
+/* Called by the snapshot code under its lock: is this one to keep? */
+static bool hist_snapshot_update(struct trace_array *tr, void *data)
+{
+	struct hist_snap_cond *cond = data;
+	struct hist_action *act = cond->act;
+
+	if (act->handler == HIST_ONMAX && act->snap_taken &&
+	    cond->val <= act->snap_val)
+		return false;
+	act->snap_val = cond->val;
+	memcpy(act->snap_key, cond->key, act->hd->key_size);
+	act->snap_taken = true;
+	return true;
+}
+
+/**
+ * hist_actions_run - run the handler.action pairs after an update
+ * @hd: the histogram
+ * @elt: the entry updated
+ * @key: its key
+ * @hit: the hit, with its references and variables
+ *
+ * Context: the hit path.
+ */
+void hist_actions_run(struct hist_data *hd, struct tracing_map_elt *elt,
+		      const void *key, struct hist_hit *hit)
+{
+	struct hist_snap_cond cond;
+	unsigned int i;
+	u64 val = 0;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *act = hd->actions[i];
+
+		if (act->handler != HIST_ONMATCH) {
+			u64 old = tracing_map_read_var(elt, act->track_var);
+
+			val = hit->vars[act->tracked];
+			if (act->handler == HIST_ONMAX ? val <= old : val == old)
+				continue;
+			tracing_map_set_var(elt, act->track_var, val);
+		}
+		switch (act->kind) {
+		case HIST_ACT_TRACE:
+			hist_emit(hd, act, hit);
+			break;
+		case HIST_ACT_SAVE:
+			hist_save(hd, act, elt, hit);
+			break;
+		case HIST_ACT_SNAPSHOT:
+			cond = (struct hist_snap_cond){ act, val, key };
+			tracing_snapshot_cond(hd->tr, &cond);
+			break;
+		}
+	}
+}
+
+static const struct hist_action *hist_save_action(const struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++)
+		if (hd->actions[i]->kind == HIST_ACT_SAVE)
+			return hd->actions[i];
+	return NULL;
+}
+
+/**
+ * hist_actions_print_elt - print an entry's maximum or last value and
+ *	the fields saved with it, after its values
+ * @m: the hist file
+ * @hd: the histogram
+ * @elt: the entry
+ */
+void hist_actions_print_elt(struct seq_file *m, const struct hist_data *hd,
+			    const struct tracing_map_elt *elt)
+{
+	const struct hist_action *save = hist_save_action(hd);
+	unsigned int i, j;
+	u64 val;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		const struct hist_action *act = hd->actions[i];
+
+		if (act->handler == HIST_ONMATCH ||
+		    act->kind == HIST_ACT_SNAPSHOT)
+			continue;
+		seq_printf(m, "\n\t%s: %10llu",
+			   act->handler == HIST_ONMAX ? "max" : "changed",
+			   tracing_map_read_var(elt, act->track_var));
+		for (j = 0; save && j < save->n_params; j++) {
+			val = tracing_map_read_var(elt, save->save_var[j]);
+			if (save->save_slot[j] >= 0)
+				seq_printf(m, "  %s: %-32s",
+					   save->params[j].name,
+					   (char *)(uintptr_t)val);
+			else
+				seq_printf(m, "  %s: %10llu",
+					   save->params[j].name, val);
+		}
+	}
+}
+
+/**
+ * hist_actions_print_snapshot - say which hit took the last snapshot
+ * @m: the hist file
+ * @hd: the histogram
+ */
+void hist_actions_print_snapshot(struct seq_file *m,
+				 const struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		const struct hist_action *act = hd->actions[i];
+
+		if (act->kind != HIST_ACT_SNAPSHOT || !act->snap_taken)
+			continue;
+		seq_puts(m, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
+		seq_printf(m, "\ttriggering value { %s(%s) }: %10llu",
+			   hist_handler_names[act->handler], act->arg,
+			   act->snap_val);
+		seq_puts(m, "\ttriggered by event with key: ");
+		hist_print_key(m, hd, act->snap_key, NULL);
+		seq_puts(m, "\n");
+	}
+}
+
+/* A parameter of trace() against the synthetic event's field. */
+static bool hist_param_fits(const struct hist_field *hf,
+			    const struct synth_field *sf)
+{
+	switch (sf->kind) {
+	case SYNTH_FIELD_STRING:
+	case SYNTH_FIELD_DYN_STRING:
+		return hf->flags & HIST_FIELD_FL_STRING;
+	case SYNTH_FIELD_STACK:
+		return hf->flags & HIST_FIELD_FL_STACKTRACE;
+	default:
+		if (hist_field_is_bytes(hf))
+			return false;
+		if (hf->type && !strcmp(hf->type, sf->type))
+			return true;
+		return hf->size == sf->size && hf->is_signed == sf->is_signed;
+	}
+}
+
+/* A histogram on @file whose keys read like ours, to copy keys from. */
+static struct event_trigger_data *
+hist_find_compatible(struct trace_event_file *file, const struct hist_data *hd)
+{
+	struct event_trigger_data *data;
+	struct hist_data *other;
+	unsigned int i;
+
+	list_for_each_entry(data, &file->triggers, list) {
+		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
+			continue;
+		other = data->private_data;
+		if (other->n_keys != hd->n_keys)
+			continue;
+		for (i = 0; i < hd->n_keys; i++)
+			if (other->keys[i].key_size != hd->keys[i].key_size ||
+			    other->keys[i].key_offset != hd->keys[i].key_offset)
+				break;
+		if (i == hd->n_keys)
+			return data;
+	}
+	return NULL;
+}
+
+/*
+ * A field of the matching event as a parameter: a variable
+ * "synthetic_<field>" of a histogram on that event keyed like ours.
+ */
+static int hist_field_var_param(const struct hist_parse_ctx *ctx,
+				struct hist_data *hd, char *text,
+				char *system, char *event, char *field,
+				struct hist_field *hf)
+{
+	struct event_trigger_data *compat, *data;
+	struct trace_event_file *file;
+	const struct hist_data *chd;
+	char *cmd, *var, *ref, *p;
+	unsigned int i, idx;
+	size_t len;
+	int ret;
+
+	var = kasprintf(GFP_KERNEL, "synthetic_%s", field);
+	if (!var)
+		return -ENOMEM;
+	ret = -EINVAL;
+	file = __find_event_file(hd->tr, system, event);
+	if (!file) {
+		hist_err(ctx, HIST_ERR_EVENT_FILE_NOT_FOUND, text);
+		goto out;
+	}
+	if (!trace_find_event_field(file->event_call, field)) {
+		hist_err(ctx, HIST_ERR_FIELD_VAR_PARSE_FAIL, text);
+		goto out;
+	}
+	data = NULL;
+	chd = hist_find_on_event(hd->tr, system, event, var, &idx);
+	if (chd) {
+		/* made for another trigger: share it, and its removal */
+		if (chd->field_var_hist)
+			data = chd->trigger;
+		goto share;
+	}
+	compat = hist_find_compatible(file, hd);
+	if (!compat) {
+		hist_err(ctx, HIST_ERR_HIST_NOT_FOUND, text);
+		goto out;
+	}
+	chd = compat->private_data;
+	len = strlen(var) + strlen(field) + 16 +
+	      (compat->filter_str ? strlen(compat->filter_str) + 4 : 0);
+	for (i = 0; i < chd->n_keys; i++)
+		len += strlen(chd->keys[i].spec) + 1;
+	ret = -ENOMEM;
+	cmd = kzalloc(len, GFP_KERNEL);
+	if (!cmd)
+		goto out;
+	p = cmd + sprintf(cmd, "keys=");
+	for (i = 0; i < chd->n_keys; i++)
+		p += sprintf(p, "%s%s", i ? "," : "", chd->keys[i].spec);
+	p += sprintf(p, ":%s=%s", var, field);
+	if (compat->filter_str)
+		sprintf(p, " if %s", compat->filter_str);
+	ret = hist_trigger_add(file, cmd, &data);
+	kfree(cmd);
+	if (ret) {
+		hist_err(ctx, HIST_ERR_FIELD_VAR_CREATE_FAIL, text);
+		goto out;
+	}
+	((struct hist_data *)data->private_data)->field_var_hist = true;
+share:
+	if (data && hd->n_field_var_hists == HIST_PARAMS_MAX) {
+		hist_err(ctx, HIST_ERR_TOO_MANY_FIELD_VARS, text);
+		ret = -EINVAL;
+		goto out;
+	}
+	if (data)
+		hd->field_var_hists[hd->n_field_var_hists++] = data;
+	/* the reference to the variable, named the way a user would */
+	ref = kasprintf(GFP_KERNEL, "%s.%s.$%s", system, event, var);
+	ret = ref ? hist_ref_add(ctx, hd, ref, hf, true) : -ENOMEM;
+	kfree(ref);
+	if (!ret) {
+		/* the reference keeps the caret and the name of the field */
+		kfree(hf->spec);
+		hf->spec = kasprintf(GFP_KERNEL, "%s.%s.%s", system, event,
+				     field);
+		ret = hf->spec ? 0 : -ENOMEM;
+		if (!ret)
+			hf->name = strrchr(hf->spec, '.') + 1;
+	}
+out:
+	kfree(var);
+	return ret;
+}
+
+/*
+ * One parameter of trace() or save(): "$var", "system.event.$var",
+ * "field" of this event or "system.event.field" of it or of the
+ * matching event.
+ */
+static int hist_parse_param(const struct hist_parse_ctx *ctx,
+			    struct trace_event_file *file,
+			    struct hist_data *hd, char *text,
+			    struct hist_field *hf)
+{
+	struct trace_event_call *call = file->event_call;
+	char *dot1, *dot2;
+
+	text = strim(text);
+	if (!*text) {
+		hist_err(ctx, HIST_ERR_PARAM_NOT_FOUND, text);
+		return -EINVAL;
+	}
+	if (strchr(text, '$'))
+		return hist_ref_add(ctx, hd, text, hf, true);
+	if (isdigit(*text)) {
+		hist_err(ctx, HIST_ERR_INVALID_PARAM, text);
+		return -EINVAL;
+	}
+	dot1 = strchr(text, '.');
+	dot2 = dot1 ? strchr(dot1 + 1, '.') : NULL;
+	if (!dot2)
+		return hist_parse_field(ctx, file, hd, hf, text, false);
+
+	*dot1 = '\0';
+	*dot2 = '\0';
+	if (!strcmp(text, call->class->system) &&
+	    !strcmp(dot1 + 1, trace_event_name(call)))
+		return hist_parse_field(ctx, file, hd, hf, dot2 + 1, false);
+	if (!hd->resolve) {
+		*dot1 = '.';
+		*dot2 = '.';
+		hf->fetch = HIST_FETCH_REF;
+		hf->spec = kstrdup(text, GFP_KERNEL);
+		return hf->spec ? 0 : -ENOMEM;
+	}
+	return hist_field_var_param(ctx, hd, text, text, dot1 + 1, dot2 + 1,
+				    hf);
+}
+
+static int hist_parse_params(const struct hist_parse_ctx *ctx,
+			     struct trace_event_file *file,
+			     struct hist_data *hd, struct hist_action *act,
+			     char *list)
+{
+	char *tok;
+	int ret;
+
+	while ((tok = strsep(&list, ",")) != NULL) {
+		if (act->n_params == HIST_PARAMS_MAX) {
+			hist_err(ctx, HIST_ERR_TOO_MANY_PARAMS, tok);
+			return -EINVAL;
+		}
+		act->param_at[act->n_params] = skip_spaces(tok);
+		ret = hist_parse_param(ctx, file, hd, tok,
+				       &act->params[act->n_params]);
+		act->n_params++;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int hist_bind_synth(const struct hist_parse_ctx *ctx,
+			   struct hist_action *act, char *name)
+{
+	struct synth_event *se = synth_event_find(name);
+	unsigned int i;
+
+	if (!se) {
+		hist_err(ctx, HIST_ERR_SYNTH_EVENT_NOT_FOUND, name);
+		return -EINVAL;
+	}
+	if (se->n_fields != act->n_params) {
+		hist_err(ctx, HIST_ERR_SYNTH_COUNT_MISMATCH, name);
+		return -EINVAL;
+	}
+	for (i = 0; i < act->n_params; i++) {
+		if (!hist_param_fits(&act->params[i], &se->fields[i])) {
+			hist_err(ctx, HIST_ERR_SYNTH_TYPE_MISMATCH,
+				 act->param_at[i]);
+			return -EINVAL;
+		}
+	}
+	act->synth = se;
+	se->ref++;
+	return 0;
+}
+
+static int hist_action_text(struct hist_action *act, const char *handler_arg,
+			    const char *name, const char *params)
+{
+	act->text = kasprintf(GFP_KERNEL, ":%s(%s).%s(%s)",
+			      hist_handler_names[act->handler], handler_arg,
+			      name, params);
+	return act->text ? 0 : -ENOMEM;
+}
+
+/* "params" as written, trimmed, for the canonical text. */
+static char *hist_params_text(const char *params)
+{
+	char *copy = kstrdup(params, GFP_KERNEL);
+
+	return copy ? strim(copy) : NULL;
+}
+
+static int hist_parse_action(const struct hist_parse_ctx *ctx,
+			     struct trace_event_file *file,
+			     struct hist_data *hd, struct hist_action *act,
+			     char *def)
+{
+	char *arg, *close, *name, *params, *end, *ptext, *atext;
+	bool is_trace;
+	int ret;
+
+	arg = strchr(def, '(') + 1;
+	close = strchr(arg, ')');
+	if (!close) {
+		hist_err(ctx, HIST_ERR_NO_CLOSING_PAREN, arg);
+		return -EINVAL;
+	}
+	*close = '\0';
+	name = close + 1;
+	if (*name != '.' || !strchr(name, '(')) {
+		/* upstream logs the next three without a position */
+		hist_err(ctx, HIST_ERR_ACTION_NOT_FOUND, NULL);
+		return -EINVAL;
+	}
+	name++;
+	params = strchr(name, '(');
+	*params++ = '\0';
+	end = strrchr(params, ')');
+	if (!end || end[1]) {
+		hist_err(ctx, HIST_ERR_NO_CLOSING_PAREN, NULL);
+		return -EINVAL;
+	}
+	*end = '\0';
+	ptext = hist_params_text(params);
+	atext = kstrdup(strim(arg), GFP_KERNEL);
+	if (!ptext || !atext) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	ret = -EINVAL;
+	if (act->handler == HIST_ONMATCH) {
+		char *dot = strchr(arg, '.');
+
+		if (!dot) {
+			hist_err(ctx, HIST_ERR_SUBSYS_NOT_FOUND, arg);
+			goto out;
+		}
+		*dot = '\0';
+		if (!*arg || !dot[1] ||
+		    (hd->resolve && !__find_event_file(hd->tr, arg, dot + 1))) {
+			hist_err(ctx, HIST_ERR_INVALID_SUBSYS_EVENT, dot + 1);
+			goto out;
+		}
+		*dot = '.';
+	} else {
+		int var;
+
+		arg = strim(arg);
+		if (*arg != '$') {
+			hist_err(ctx, HIST_ERR_ONX_NOT_VAR, arg);
+			goto out;
+		}
+		var = hist_var_find_own(hd, arg + 1);
+		if (var < 0) {
+			hist_err(ctx, HIST_ERR_ONX_VAR_NOT_FOUND, arg + 1);
+			goto out;
+		}
+		act->tracked = var;
+		act->track_var = hd->n_map_vars++;
+	}
+
+	is_trace = !strcmp(name, "trace");
+	if (!strcmp(name, "save") || !strcmp(name, "snapshot")) {
+		if (act->handler == HIST_ONMATCH) {
+			hist_err(ctx, HIST_ERR_ACTION_MISMATCH, name);
+			goto out;
+		}
+		act->kind = *name == 's' && name[1] == 'a' ? HIST_ACT_SAVE :
+			    HIST_ACT_SNAPSHOT;
+	} else {
+		act->kind = HIST_ACT_TRACE;
+	}
+
+	switch (act->kind) {
+	case HIST_ACT_SAVE:
+		if (hist_save_action(hd) != act) {
+			hist_err(ctx, HIST_ERR_TOO_MANY_SAVE_ACTIONS, NULL);
+			goto out;
+		}
+		if (!*skip_spaces(params)) {
+			hist_err(ctx, HIST_ERR_INVALID_PARAM, NULL);
+			goto out;
+		}
+		ret = hist_parse_params(ctx, file, hd, act, params);
+		if (ret)
+			goto out;
+		break;
+	case HIST_ACT_SNAPSHOT:
+		if (*skip_spaces(params)) {
+			hist_err(ctx, HIST_ERR_INVALID_PARAM, params);
+			goto out;
+		}
+		if (hd->resolve) {
+			ret = tracing_alloc_snapshot_instance(hd->tr);
+			if (ret)
+				goto out;
+		}
+		break;
+	case HIST_ACT_TRACE: {
+		char *synth = name;
+
+		act->trace_keyword = is_trace;
+		if (is_trace) {
+			synth = strsep(&params, ",");
+			synth = strim(synth);
+			if (!*synth) {
+				hist_err(ctx, HIST_ERR_SYNTH_EVENT_NOT_FOUND,
+					 synth);
+				goto out;
+			}
+		}
+		if (params) {
+			ret = hist_parse_params(ctx, file, hd, act, params);
+			if (ret)
+				goto out;
+		}
+		if (hd->resolve) {
+			ret = hist_bind_synth(ctx, act, synth);
+			if (ret)
+				goto out;
+		}
+		break;
+	}
+	}
+	ret = hist_action_text(act, atext, name, ptext);
+	act->arg = atext;
+	atext = NULL;
+out:
+	kfree(ptext);
+	kfree(atext);
+	return ret;
+}
+
+/* Hidden map vars and slots for what save() keeps. */
+static void hist_save_layout(struct hist_data *hd, struct hist_action *act)
+{
+	unsigned int i;
+
+	for (i = 0; i < act->n_params; i++) {
+		act->save_var[i] = hd->n_map_vars++;
+		act->save_slot[i] = hist_field_is_bytes(&act->params[i]) ?
+				    hd->n_str_slots++ : -1;
+	}
+}
+
+/**
+ * hist_actions_parse - parse the handler.action pairs of the trigger text
+ * @ctx: the command, for error_log
+ * @file: the event
+ * @hd: the histogram: keys, variables and values parsed
+ *
+ * Return: 0, or -EINVAL (logged), -ENOMEM, or the error of allocating
+ * the snapshot buffer.
+ */
+int hist_actions_parse(const struct hist_parse_ctx *ctx,
+		       struct trace_event_file *file, struct hist_data *hd)
+{
+	struct hist_action *act;
+	unsigned int i, h;
+	char *def, *old;
+	int ret;
+
+	for (i = 0; i < hd->attrs.n_action_defs; i++) {
+		def = hd->attrs.action_defs[i];
+		act = kzalloc(sizeof(*act), GFP_KERNEL);
+		if (!act)
+			return -ENOMEM;
+		act->hd = hd;
+		hd->actions[hd->n_actions++] = act;
+		for (h = 0; h < ARRAY_SIZE(hist_handler_names); h++)
+			if (str_has_prefix(def, hist_handler_names[h]) &&
+			    def[strlen(hist_handler_names[h])] == '(')
+				break;
+		act->handler = h;
+		ret = hist_parse_action(ctx, file, hd, act, def);
+		if (ret)
+			return ret;
+		if (act->kind == HIST_ACT_SAVE)
+			hist_save_layout(hd, act);
+		if (act->kind == HIST_ACT_SNAPSHOT && hd->resolve) {
+			act->snap_key = kzalloc(TRACING_MAP_KEY_SIZE_MAX,
+						GFP_KERNEL);
+			if (!act->snap_key)
+				return -ENOMEM;
+		}
+		old = hd->actions_text;
+		hd->actions_text = kasprintf(GFP_KERNEL, "%s%s", old ?: "",
+					     act->text);
+		kfree(old);
+		if (!hd->actions_text)
+			return -ENOMEM;
+	}
+	if (hd->n_map_vars > HIST_VARS_MAX) {
+		hist_err(ctx, HIST_ERR_TOO_MANY_VARS, NULL);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * hist_actions_attach - register what the actions need once live
+ * @hd: a histogram being attached
+ *
+ * Context: event_mutex held.
+ * Return: 0, or -EBUSY if the trace array already has a conditional
+ * snapshot.
+ */
+int hist_actions_attach(struct hist_data *hd)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *act = hd->actions[i];
+
+		if (act->kind != HIST_ACT_SNAPSHOT)
+			continue;
+		ret = tracing_snapshot_cond_enable(hd->tr, act,
+						   hist_snapshot_update);
+		if (ret) {
+			hist_actions_detach(hd);
+			return ret;
+		}
+		act->snap_enabled = true;
+	}
+	return 0;
+}
+
+/**
+ * hist_actions_detach - undo hist_actions_attach()
+ * @hd: the histogram
+ *
+ * Context: event_mutex held.
+ */
+void hist_actions_detach(struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *act = hd->actions[i];
+
+		if (act->snap_enabled) {
+			tracing_snapshot_cond_disable(hd->tr);
+			act->snap_enabled = false;
+		}
+	}
+}
+
+/**
+ * hist_actions_free - free the actions, their synthetic event references
+ *	and the field-variable histograms made for them
+ * @hd: a histogram no hit path uses any more
+ *
+ * Context: event_mutex held.
+ */
+void hist_actions_free(struct hist_data *hd)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *act = hd->actions[i];
+
+		if (act->synth)
+			act->synth->ref--;
+		for (j = 0; j < act->n_params; j++)
+			hist_field_release(&act->params[j]);
+		kfree(act->snap_key);
+		kfree(act->arg);
+		kfree(act->text);
+		kfree(act);
+	}
+	hd->n_actions = 0;
+	/*
+	 * Our references to them are gone (hist_vars_release()); one that
+	 * another trigger still reads stays for that trigger to remove.
+	 */
+	for (i = 0; i < hd->n_field_var_hists; i++) {
+		struct event_trigger_data *data = hd->field_var_hists[i];
+
+		if (!((struct hist_data *)data->private_data)->users)
+			hist_trigger_remove(data);
+	}
+	hd->n_field_var_hists = 0;
+}
+
+#ifdef CONFIG_HIST_TRIGGERS_DEBUG
+/**
+ * hist_actions_debug - describe the actions in hist_debug
+ * @m: the hist_debug file
+ * @hd: the histogram
+ */
+void hist_actions_debug(struct seq_file *m, const struct hist_data *hd)
+{
+	unsigned int i, j;
+
+	if (!hd->n_actions)
+		return;
+	seq_puts(m, "\n  actions:\n");
+	for (i = 0; i < hd->n_actions; i++) {
+		const struct hist_action *act = hd->actions[i];
+
+		seq_printf(m, "\n    hist_data->actions[%u]: %s\n", i,
+			   act->text + 1);
+		if (act->handler != HIST_ONMATCH) {
+			seq_printf(m, "      tracked var: $%s (hist_data->vars[%u])\n",
+				   hd->vars[act->tracked].name, act->tracked);
+			seq_printf(m, "      track var.idx (into tracing_map_elt.vars[]): %u\n",
+				   act->track_var);
+		}
+		if (act->synth)
+			seq_printf(m, "      synthetic event: %s (%u fields)\n",
+				   act->synth->name, act->synth->n_fields);
+		for (j = 0; j < act->n_params; j++) {
+			const struct hist_field *p = &act->params[j];
+
+			seq_printf(m, "      param[%u]: %s", j, p->spec);
+			if (p->fetch == HIST_FETCH_REF)
+				seq_printf(m, " (var_ref_idx %u)", p->slot);
+			else if (p->fetch == HIST_FETCH_OWN_VAR)
+				seq_printf(m, " (hist_data->vars[%u])", p->slot);
+			if (act->kind == HIST_ACT_SAVE)
+				seq_printf(m, " -> var.idx %u", act->save_var[j]);
+			seq_putc(m, '\n');
+		}
+	}
+}
+#endif
