@@ -1,0 +1,748 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hist triggers: the "hist" event command and its hit path, and the
+ * enable_hist / disable_hist commands.
+ *
+ * Life cycle
+ * ----------
+ * Everything below runs under event_mutex.  A "hist:..." write is parsed
+ * into a struct hist_data (trace_hist_parse.c) and attached to the event
+ * as a struct event_trigger_data whose private_data is the hist_data.
+ * "pause", "cont" and "clear" instead act on the existing trigger with
+ * the same keys, values, sort, name and filter, and "!hist:..." removes
+ * it.
+ *
+ * name= shares one histogram between triggers: the first trigger with a
+ * name owns the hist_data; each later one (on any event whose fields
+ * read the same way) points at the owner with named_data and holds a
+ * reference on it, so the owner's data and map live until the last
+ * sharer is gone, whichever order they are removed in.
+ *
+ * Hit path
+ * --------
+ * hist_hit() runs from the event's tracepoint, in any context (NMI
+ * included), with preemption disabled.  It reads the key into a buffer
+ * on the stack (a single number needs no buffer work at all), finds or
+ * adds it in the map and adds the values to the element's sums.  Fields
+ * are read by a switch on the fetch kind chosen at parse time: no
+ * indirect calls, no lookups, no allocation.
+ *
+ * A paused trigger is skipped by event_triggers_call() before it reaches
+ * us.  Clearing pauses the trigger and waits for hit paths in flight
+ * with tracepoint_synchronize_unregister() before emptying the map,
+ * which tracing_map_clear() requires.
+ */
+#include <linux/ctype.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+#include <linux/stacktrace.h>
+#include <linux/unaligned.h>
+
+#include "trace_hist.h"
+
+static int hist_elt_alloc(struct tracing_map *map, struct tracing_map_elt *elt)
+{
+	struct hist_data *hd = tracing_map_private(map);
+	size_t size = struct_size_t(struct hist_elt_data, slots,
+				    hd->n_str_slots * HIST_SLOT_SIZE);
+
+	if (!hd->needs_comm && !hd->n_str_slots)
+		return 0;
+	elt->private_data = kzalloc(size, GFP_KERNEL);
+	return elt->private_data ? 0 : -ENOMEM;
+}
+
+static void hist_elt_free(struct tracing_map *map, struct tracing_map_elt *elt)
+{
+	kfree(elt->private_data);
+}
+
+/* Hit path, new key: remember who made it, for .execname. */
+static void hist_elt_init(struct tracing_map *map, struct tracing_map_elt *elt)
+{
+	struct hist_elt_data *ed = elt->private_data;
+
+	if (ed)
+		memcpy(ed->comm, current->comm, TASK_COMM_LEN);
+}
+
+const struct tracing_map_ops hist_elt_ops = {
+	.elt_alloc	= hist_elt_alloc,
+	.elt_free	= hist_elt_free,
+	.elt_init	= hist_elt_init,
+};
+
+/* Copy at most @max - 1 bytes of the string at @src, stopping at NUL. */
+static void hist_copy_str(char *dst, const char *src, unsigned int len,
+			  unsigned int max)
+{
+	len = strnlen(src, min(len, max - 1));
+	memcpy(dst, src, len);
+}
+
+/* A key part that is bytes: the buffer was zeroed, so only copy. */
+static void hist_read_bytes(const struct hist_field *hf, void *rec, char *dst)
+{
+	u32 loc;
+
+	switch (hf->fetch) {
+	case HIST_FETCH_STR_FIXED:
+		hist_copy_str(dst, rec + hf->offset, hf->size, hf->size);
+		break;
+	case HIST_FETCH_STR_DATA_LOC:
+		loc = get_unaligned((u32 *)(rec + hf->offset));
+		hist_copy_str(dst, rec + (loc & 0xffff), loc >> 16, hf->size);
+		break;
+	case HIST_FETCH_STR_REL_LOC:
+		loc = get_unaligned((u32 *)(rec + hf->offset));
+		hist_copy_str(dst, rec + hf->offset + sizeof(u32) +
+			      (loc & 0xffff), loc >> 16, hf->size);
+		break;
+	case HIST_FETCH_COMM:
+		memcpy(dst, current->comm, TASK_COMM_LEN);
+		dst[TASK_COMM_LEN - 1] = '\0';
+		break;
+	case HIST_FETCH_STACK:
+		stack_trace_save((unsigned long *)dst, HIST_STACKTRACE_DEPTH,
+				 HIST_STACKTRACE_SKIP);
+		break;
+	case HIST_FETCH_STACK_FIELD: {
+		/* a synthetic event's stack: entry count, then entries */
+		unsigned long *stack, n;
+
+		loc = get_unaligned((u32 *)(rec + hf->offset));
+		stack = rec + (loc & 0xffff);
+		n = (loc >> 16) / sizeof(long);
+		if (n < 1)
+			break;
+		n = min3(n - 1, stack[0], (unsigned long)HIST_STACKTRACE_DEPTH);
+		memcpy(dst, stack + 1, n * sizeof(long));
+		break;
+	}
+	}
+}
+
+/* The key parts into @key, which the caller cleared if it has to be. */
+static void hist_build_key(const struct hist_data *hd, u64 *key,
+			   struct hist_hit *hit)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_keys; i++) {
+		const struct hist_field *hf = &hd->keys[i];
+		void *dst = (void *)key + hf->key_offset;
+
+		if (hist_field_is_bytes(hf))
+			hist_read_bytes(hf, hit->rec, dst);
+		else
+			*(u64 *)dst = hist_fetch(hd, hf, hit);
+	}
+}
+
+/*
+ * Variables, references or actions: resolve what this hit reads of
+ * other histograms, update the entry, keep the variables, act.
+ */
+static noinline void hist_hit_general(struct hist_data *hd,
+				      struct hist_hit *hit)
+{
+	/* written before they are read: no need to clear them all */
+	u64 key[TRACING_MAP_KEY_SIZE_MAX / sizeof(u64)] __uninitialized;
+	u64 refs[HIST_REFS_MAX] __uninitialized;
+	u64 vars[HIST_VARS_MAX] __uninitialized;
+	struct tracing_map_elt *elt;
+	unsigned int i;
+
+	hit->refs = refs;
+	hit->vars = vars;
+	memset(key, 0, hd->lookup_size);
+	hist_build_key(hd, key, hit);
+	if (hd->n_refs && !hist_refs_resolve(hd, key, hit))
+		return;
+	elt = tracing_map_insert(hd->map, key);
+	if (unlikely(!elt))
+		return;
+	hist_vars_set(hd, elt, hit);
+	tracing_map_update_sum(elt, 0, 1);
+	for (i = 1; i < hd->n_vals; i++)
+		tracing_map_update_sum(elt, i, hist_fetch(hd, &hd->vals[i],
+							  hit));
+	if (hd->n_actions)
+		hist_actions_run(hd, elt, key, hit);
+}
+
+static __always_inline void hist_update(struct hist_data *hd,
+					const void *key, struct hist_hit *hit)
+{
+	struct tracing_map_elt *elt;
+	unsigned int i;
+
+	elt = tracing_map_insert(hd->map, key);
+	if (unlikely(!elt))
+		return;
+	tracing_map_update_sum(elt, 0, 1);
+	for (i = 1; i < hd->n_vals; i++)
+		tracing_map_update_sum(elt, i, hist_fetch(hd, &hd->vals[i],
+							  hit));
+}
+
+/* A key with a string or a stack in it: a buffer to clear and fill. */
+static noinline void hist_hit_bytes(struct hist_data *hd,
+				    struct hist_hit *hit)
+{
+	u64 key[TRACING_MAP_KEY_SIZE_MAX / sizeof(u64)] __uninitialized;
+
+	memset(key, 0, hd->key_size);
+	hist_build_key(hd, key, hit);
+	hist_update(hd, key, hit);
+}
+
+/*
+ * The hit path.  A trigger of numeric keys and values only, the common
+ * case, keeps to this function and its small key; the others branch
+ * off to a function with the buffers they need.
+ */
+static void hist_hit(struct event_trigger_data *data,
+		     struct trace_buffer *buffer, void *rec,
+		     struct ring_buffer_event *rbe)
+{
+	struct hist_data *hd = data->private_data;
+	/*
+	 * The kernel may clear every local on the stack; these are written
+	 * before they are read, and clearing them would cost more than the
+	 * rest of a one-key hit.
+	 */
+	struct hist_hit hit __uninitialized;
+	u64 key[HIST_KEYS_MAX] __uninitialized;
+
+	hit.rec = rec;
+	hit.buffer = buffer;
+	hit.rbe = rbe;
+	if (unlikely(hd->general)) {
+		hist_hit_general(hd, &hit);
+	} else if (likely(hd->single_u64_key)) {
+		key[0] = hist_fetch(hd, &hd->keys[0], &hit);
+		hist_update(hd, key, &hit);
+	} else if (!hd->key_has_bytes) {
+		hist_build_key(hd, key, &hit);
+		hist_update(hd, key, &hit);
+	} else {
+		hist_hit_bytes(hd, &hit);
+	}
+	hist_poll_wakeup();
+}
+
+static struct hist_data *hist_of(struct event_trigger_data *data)
+{
+	return data->private_data;
+}
+
+static int hist_trigger_init(struct event_trigger_data *data)
+{
+	data->ref++;
+	return 0;
+}
+
+/*
+ * Drop a reference; the last one detaches the trigger's resources.  A
+ * sharer of a named histogram holds a reference on the owner, so the
+ * owner's hist_data outlives every sharer.
+ */
+static void hist_trigger_free(struct event_trigger_data *data)
+{
+	struct event_trigger_data *owner = data->named_data;
+	struct hist_data *hd = hist_of(data);
+
+	lockdep_assert_held(&event_mutex);
+	if (WARN_ON_ONCE(data->ref <= 0))
+		return;
+	if (--data->ref)
+		return;
+
+	if (data->name)
+		del_named_trigger(data);
+	/* waits for hit paths still using the trigger */
+	trigger_data_free(data);
+	if (owner) {
+		hist_trigger_free(owner);
+		return;
+	}
+	if (hd->uses_timestamp)
+		tracing_set_filter_buffering(hd->tr, false);
+	hist_actions_detach(hd);
+	hist_vars_release(hd);
+	hist_data_destroy(hd);
+}
+
+/* The trigger on @file that a command with @hd and @filter names. */
+static struct event_trigger_data *
+hist_find_trigger(struct trace_event_file *file, const struct hist_data *hd,
+		  const char *filter)
+{
+	struct event_trigger_data *data;
+
+	list_for_each_entry(data, &file->triggers, list) {
+		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
+			continue;
+		if (strcmp(hist_of(data)->match, hd->match))
+			continue;
+		if (!!data->name != !!hd->attrs.name ||
+		    (data->name && strcmp(data->name, hd->attrs.name)))
+			continue;
+		if (!!data->filter_str != !!filter ||
+		    (filter && strcmp(data->filter_str, filter)))
+			continue;
+		return data;
+	}
+	return NULL;
+}
+
+/* Empty a histogram while its triggers are held off the hit path. */
+static void hist_clear(struct event_trigger_data *data)
+{
+	bool was_paused = data->paused;
+
+	if (data->name)
+		pause_named_trigger(data);
+	else
+		data->paused = true;
+	tracepoint_synchronize_unregister();
+	tracing_map_clear(hist_of(data)->map);
+	if (data->name)
+		unpause_named_trigger(data);
+	else
+		data->paused = was_paused;
+}
+
+/* pause, cont and clear on an existing trigger */
+static int hist_change_state(const struct hist_parse_ctx *ctx,
+			     struct trace_event_file *file,
+			     struct hist_data *hd, const char *filter)
+{
+	struct event_trigger_data *data = hist_find_trigger(file, hd, filter);
+	const struct hist_attrs *attrs = &hd->attrs;
+
+	if (!data) {
+		if (attrs->pause)
+			return 1;	/* a new trigger, created paused */
+		hist_err(ctx, HIST_ERR_TRIGGER_ENOENT_CLEAR, NULL);
+		return -ENOENT;
+	}
+	if (attrs->pause)
+		data->paused = true;
+	else if (attrs->cont)
+		data->paused = false;
+	else
+		hist_clear(data);
+	return 0;
+}
+
+static void hist_detach(struct event_trigger_data *data,
+			struct trace_event_file *file)
+{
+	list_del_rcu(&data->list);
+	trace_event_trigger_enable_disable(file, 0);
+	update_cond_flag(file);
+	data->cmd_ops->free(data);
+}
+
+/* Another histogram reads our variables: we must stay. */
+static bool hist_in_use(struct event_trigger_data *data)
+{
+	return !data->named_data && hist_of(data)->users;
+}
+
+static int hist_remove(const struct hist_parse_ctx *ctx,
+		       struct trace_event_file *file, struct hist_data *hd,
+		       const char *filter)
+{
+	struct event_trigger_data *data = hist_find_trigger(file, hd, filter);
+
+	/* removing a trigger that is not there is not an error */
+	if (!data)
+		return 0;
+	if (hist_in_use(data)) {
+		hist_err(ctx, HIST_ERR_VAR_IN_USE, NULL);
+		return -EBUSY;
+	}
+	hist_detach(data, file);
+	return 0;
+}
+
+/**
+ * hist_trigger_remove - remove a trigger made by hist_trigger_add()
+ * @data: the trigger, on its event's list
+ *
+ * Context: event_mutex held.
+ */
+void hist_trigger_remove(struct event_trigger_data *data)
+{
+	struct trace_event_file *file = hist_of(data)->event_file;
+	struct event_trigger_data *t;
+
+	lockdep_assert_held(&event_mutex);
+	/* an instance going away may have taken it off its list already */
+	list_for_each_entry(t, &file->triggers, list) {
+		if (t == data) {
+			hist_detach(data, file);
+			return;
+		}
+	}
+}
+
+static int hist_attach(const struct hist_parse_ctx *ctx,
+		       struct trace_event_file *file,
+		       struct event_trigger_data *data)
+{
+	struct hist_data *hd = hist_of(data);
+	int ret;
+
+	if (hd->uses_timestamp && !data->named_data) {
+		ret = tracing_set_clock(file->tr, hd->attrs.clock);
+		if (ret) {
+			hist_err(ctx, HIST_ERR_SET_CLOCK_FAIL,
+				 hd->attrs.clock_at);
+			return ret;
+		}
+		tracing_set_filter_buffering(file->tr, true);
+	}
+	if (!data->named_data) {
+		ret = hist_actions_attach(hd);
+		if (ret)
+			goto out_clock;
+		hd->trigger = data;
+		hist_vars_publish(hd);
+	}
+	hist_trigger_init(data);
+	/* keep creation order: the hist file shows triggers in it */
+	list_add_tail_rcu(&data->list, &file->triggers);
+	update_cond_flag(file);
+	ret = trace_event_trigger_enable_disable(file, 1);
+	if (ret >= 0)
+		return ret;
+
+	list_del_rcu(&data->list);
+	update_cond_flag(file);
+	data->ref--;
+	if (!data->named_data) {
+		/* a hit may have seen the trigger on the list */
+		tracepoint_synchronize_unregister();
+		hist_vars_release(hd);
+		hist_actions_detach(hd);
+	}
+out_clock:
+	if (hd->uses_timestamp && !data->named_data)
+		tracing_set_filter_buffering(file->tr, false);
+	return ret;
+}
+
+/*
+ * Make @data share the histogram called @name, or own a new one of
+ * that name.  On success @hd is no longer ours if it was not used.
+ */
+static int hist_join_named(const struct hist_parse_ctx *ctx,
+			   struct event_trigger_data *data,
+			   struct hist_data **hd)
+{
+	struct event_trigger_data *owner;
+	const char *name = (*hd)->attrs.name;
+	int ret;
+
+	owner = find_named_trigger(name);
+	if (owner && !hist_data_compatible(hist_of(owner), *hd)) {
+		hist_err(ctx, HIST_ERR_NAMED_MISMATCH, (*hd)->attrs.name_at);
+		return -EINVAL;
+	}
+	ret = save_named_trigger(name, data);
+	if (ret)
+		return ret;
+	if (owner) {
+		set_named_trigger_data(data, owner);
+		owner->ref++;
+		data->private_data = hist_of(owner);
+	}
+	return 0;
+}
+
+/*
+ * Split "keys=... if filter": return "if filter", which the trigger
+ * core's filter setter expects, and end the trigger part before it.
+ */
+static char *hist_split_filter(char *text)
+{
+	char *p = text;
+
+	while ((p = strstr(p, "if")) != NULL) {
+		if (p > text && isspace(p[-1]) && isspace(p[2])) {
+			p[-1] = '\0';
+			return p;
+		}
+		p += 2;
+	}
+	return NULL;
+}
+
+static struct event_command hist_command;
+
+/*
+ * A "hist:..." command on @file: create, remove (@remove), pause,
+ * continue or clear a trigger.  A created trigger is returned in
+ * *@datap when @datap is given.
+ */
+static int hist_command_run(struct trace_event_file *file, bool remove,
+			    char *param_and_filter,
+			    struct event_trigger_data **datap)
+{
+	struct event_command *cmd_ops = &hist_command;
+	struct hist_attrs attrs = {};
+	struct event_trigger_data *data;
+	struct hist_parse_ctx ctx;
+	struct hist_data *hd;
+	char *text, *param, *filter = NULL, *if_filter, *loc, *cmd_text;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (!param_and_filter || !*param_and_filter)
+		return -EINVAL;
+
+	text = kstrdup(param_and_filter, GFP_KERNEL);
+	loc = kasprintf(GFP_KERNEL, HIST_PREFIX "%s:%s",
+			file->event_call->class->system,
+			trace_event_name(file->event_call));
+	cmd_text = kasprintf(GFP_KERNEL, HIST_PREFIX "%s", param_and_filter);
+	if (!text || !loc || !cmd_text) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ctx = (struct hist_parse_ctx){ .tr = file->tr, .text = text,
+				       .loc = loc, .cmd = cmd_text };
+	param = text;
+	if_filter = hist_split_filter(text);
+	param = strim(param);
+	if (if_filter) {
+		if_filter = strim(if_filter);
+		/* the filter text alone is what a trigger keeps and matches */
+		filter = skip_spaces(if_filter + 2);
+	}
+
+	ret = hist_parse_attrs(&ctx, param, &attrs);
+	if (ret) {
+		hist_free_attrs(&attrs);
+		goto out;
+	}
+	hd = hist_data_create(&ctx, file, &attrs,
+			      !remove && !attrs.cont && !attrs.clear);
+	if (IS_ERR(hd)) {
+		ret = PTR_ERR(hd);
+		goto out;
+	}
+
+	if (remove) {
+		ret = hist_remove(&ctx, file, hd, filter);
+		goto out_hd;
+	}
+	if (hd->attrs.pause || hd->attrs.cont || hd->attrs.clear) {
+		ret = hist_change_state(&ctx, file, hd, filter);
+		if (ret <= 0)
+			goto out_hd;
+	} else if (hist_find_trigger(file, hd, filter)) {
+		hist_err(&ctx, HIST_ERR_TRIGGER_EEXIST, NULL);
+		ret = -EEXIST;
+		goto out_hd;
+	}
+
+	ret = -ENOMEM;
+	data = trigger_data_alloc(cmd_ops, NULL, NULL, hd);
+	if (!data)
+		goto out_hd;
+	data->paused = hd->attrs.pause;
+	if (hd->attrs.name) {
+		ret = hist_join_named(&ctx, data, &hd);
+		if (ret)
+			goto out_data;
+	}
+	/* the setter consumes its argument: give it a copy */
+	ret = -ENOMEM;
+	if_filter = if_filter ? kstrdup(if_filter, GFP_KERNEL) : NULL;
+	if (filter && !if_filter)
+		goto out_named;
+	ret = event_trigger_set_filter(cmd_ops, file, if_filter, data);
+	kfree(if_filter);
+	if (ret < 0)
+		goto out_named;
+	ret = hist_attach(&ctx, file, data);
+	if (ret < 0)
+		goto out_filter;
+	if (data->named_data)
+		hist_data_destroy(hd);	/* the shared one is used instead */
+	if (datap)
+		*datap = data;
+	ret = 0;
+	goto out;
+
+out_filter:
+	event_trigger_reset_filter(cmd_ops, data);
+out_named:
+	if (data->name)
+		del_named_trigger(data);
+	if (data->named_data)
+		data->named_data->ref--;
+out_data:
+	kfree(data);
+out_hd:
+	hist_data_destroy(hd);
+out:
+	kfree(cmd_text);
+	kfree(loc);
+	kfree(text);
+	return ret;
+}
+
+static int hist_cmd_parse(struct event_command *cmd_ops,
+			  struct trace_event_file *file, char *glob,
+			  char *cmd, char *param_and_filter)
+{
+	return hist_command_run(file, event_trigger_check_remove(glob),
+				param_and_filter, NULL);
+}
+
+/**
+ * hist_trigger_add - create a hist trigger from inside the kernel
+ * @file: the event
+ * @text: the trigger without "hist:", filter included; modified
+ * @datap: receives the trigger
+ *
+ * Used for the histograms that carry fields of a matching event to the
+ * actions of another trigger.
+ *
+ * Context: event_mutex held.
+ * Return: 0 or a negative error (logged in error_log).
+ */
+int hist_trigger_add(struct trace_event_file *file, char *text,
+		     struct event_trigger_data **datap)
+{
+	return hist_command_run(file, false, text, datap);
+}
+
+/* Registration goes through hist_cmd_parse(); these serve the core. */
+static int hist_cmd_reg(char *glob, struct event_trigger_data *data,
+			struct trace_event_file *file)
+{
+	return -EINVAL;
+}
+
+static void hist_cmd_unreg(char *glob, struct event_trigger_data *data,
+			   struct trace_event_file *file)
+{
+}
+
+/* An open of the trigger file with O_TRUNC removes every hist trigger. */
+static void hist_cmd_unreg_all(struct trace_event_file *file)
+{
+	struct event_trigger_data *data, *n;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry_safe(data, n, &file->triggers, list)
+		if (data->cmd_ops->trigger_type == ETT_EVENT_HIST &&
+		    !hist_in_use(data))
+			hist_detach(data, file);
+}
+
+static struct event_command hist_command = {
+	.name		= "hist",
+	.trigger_type	= ETT_EVENT_HIST,
+	.flags		= EVENT_CMD_FL_NEEDS_REC,
+	.parse		= hist_cmd_parse,
+	.reg		= hist_cmd_reg,
+	.unreg		= hist_cmd_unreg,
+	.unreg_all	= hist_cmd_unreg_all,
+	.set_filter	= set_trigger_filter,
+	.trigger	= hist_hit,
+	.init		= hist_trigger_init,
+	.free		= hist_trigger_free,
+	.print		= hist_print_trigger,
+};
+
+/**
+ * register_trigger_hist_cmd - make "hist" known to the trigger files
+ *
+ * Return: 0, or the error of register_event_command().
+ */
+__init int register_trigger_hist_cmd(void)
+{
+	int ret = register_event_command(&hist_command);
+
+	WARN_ON(ret < 0);
+	return ret;
+}
+
+/* enable_hist / disable_hist: un/pause every hist trigger of an event */
+static void hist_enable_hit(struct event_trigger_data *data,
+			    struct trace_buffer *buffer, void *rec,
+			    struct ring_buffer_event *rbe)
+{
+	struct enable_trigger_data *ed = data->private_data;
+	struct event_trigger_data *t;
+
+	list_for_each_entry_rcu(t, &ed->file->triggers, list)
+		if (t->cmd_ops->trigger_type == ETT_EVENT_HIST)
+			WRITE_ONCE(t->paused, !ed->enable);
+}
+
+static bool hist_enable_count(struct event_trigger_data *data,
+			      struct trace_buffer *buffer, void *rec,
+			      struct ring_buffer_event *rbe)
+{
+	if (!data->count)
+		return false;
+	if (data->count != -1)
+		data->count--;
+	return true;
+}
+
+static struct event_command hist_enable_command = {
+	.name		= ENABLE_HIST_STR,
+	.trigger_type	= ETT_HIST_ENABLE,
+	.parse		= event_enable_trigger_parse,
+	.reg		= event_enable_register_trigger,
+	.unreg		= event_enable_unregister_trigger,
+	.set_filter	= set_trigger_filter,
+	.trigger	= hist_enable_hit,
+	.count_func	= hist_enable_count,
+	.print		= event_enable_trigger_print,
+	.init		= event_trigger_init,
+	.free		= event_enable_trigger_free,
+};
+
+static struct event_command hist_disable_command = {
+	.name		= DISABLE_HIST_STR,
+	.trigger_type	= ETT_HIST_ENABLE,
+	.parse		= event_enable_trigger_parse,
+	.reg		= event_enable_register_trigger,
+	.unreg		= event_enable_unregister_trigger,
+	.set_filter	= set_trigger_filter,
+	.trigger	= hist_enable_hit,
+	.count_func	= hist_enable_count,
+	.print		= event_enable_trigger_print,
+	.init		= event_trigger_init,
+	.free		= event_enable_trigger_free,
+};
+
+/**
+ * register_trigger_hist_enable_disable_cmds - add enable_hist, disable_hist
+ *
+ * Return: 0, or the error of register_event_command().
+ */
+__init int register_trigger_hist_enable_disable_cmds(void)
+{
+	int ret;
+
+	ret = register_event_command(&hist_enable_command);
+	if (WARN_ON(ret < 0))
+		return ret;
+	ret = register_event_command(&hist_disable_command);
+	if (WARN_ON(ret < 0))
+		unregister_event_command(&hist_enable_command);
+	return ret;
+}

@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hist triggers: what users read.  The trigger's canonical text (in the
+ * trigger file and the hist header), the hist file and the hist_debug
+ * file.  The text layout is upstream's, character for character, since
+ * scripts parse it.
+ *
+ * The hist file is a seq_file whose records are, per trigger, a header,
+ * one line per entry and the totals.  The entries are sorted once, when
+ * a read starts at the beginning of the file, and kept with the open
+ * file: the seq_file buffer refills of a long read then only print the
+ * next lines.  Sorting works on the live map (tracing_map_sort_entries()
+ * runs beside the hit path), so reading never holds events back.  A
+ * snapshot holds a reference on each trigger it shows, so the map stays
+ * while the file is read even if the trigger is removed meanwhile.
+ */
+#include <linux/kallsyms.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+
+#include "trace_hist.h"
+
+/* The field whose map index is @idx, for the sort= text. */
+static const struct hist_field *hist_field_by_map_idx(const struct hist_data *hd,
+						      unsigned int idx)
+{
+	if (idx < hd->n_vals)
+		return &hd->vals[idx];
+	return &hd->keys[idx - hd->n_vals];
+}
+
+/**
+ * hist_print_trigger - print a hist trigger as the trigger file shows it
+ * @m: where to print
+ * @data: the trigger
+ *
+ * Context: event_mutex held.
+ * Return: 0.
+ */
+int hist_print_trigger(struct seq_file *m, struct event_trigger_data *data)
+{
+	const struct hist_data *hd = data->private_data;
+	bool first = true;
+	unsigned int i;
+
+	seq_puts(m, HIST_PREFIX);
+	if (data->name)
+		seq_printf(m, "name=%s:", data->name);
+	seq_puts(m, "keys=");
+	for (i = 0; i < hd->n_keys; i++) {
+		const struct hist_field *hf = &hd->keys[i];
+
+		seq_printf(m, "%s%s%s%s", i ? "," : "", hf->var_name ?: "",
+			   hf->var_name ? "=" : "", hf->spec);
+	}
+
+	seq_puts(m, ":vals=");
+	for (i = 0; i < hd->n_vals; i++) {
+		if (!i && hd->attrs.no_hitcount)
+			continue;
+		seq_printf(m, "%s%s", first ? "" : ",", hd->vals[i].spec);
+		first = false;
+	}
+	if (hd->vars_text)
+		seq_printf(m, ":%s", hd->vars_text);
+
+	seq_puts(m, ":sort=");
+	for (i = 0; i < hd->n_sort_keys; i++) {
+		const struct tracing_map_sort_key *sk = &hd->sort_keys[i];
+
+		seq_printf(m, "%s%s%s", i ? "," : "",
+			   hist_field_by_map_idx(hd, sk->field_idx)->spec,
+			   sk->descending ? ".descending" : "");
+	}
+	seq_printf(m, ":size=%u", 1U << hd->attrs.map_bits);
+	if (hd->uses_timestamp)
+		seq_printf(m, ":clock=%s", hd->attrs.clock);
+	if (hd->attrs.no_hitcount)
+		seq_puts(m, ":nohitcount");
+	if (hd->actions_text)
+		seq_puts(m, hd->actions_text);
+	if (data->filter_str)
+		seq_printf(m, " if %s", data->filter_str);
+	seq_puts(m, data->paused ? " [paused]\n" : " [active]\n");
+	return 0;
+}
+
+static void hist_print_header(struct seq_file *m,
+			      struct event_trigger_data *data, bool first)
+{
+	if (!first)
+		seq_puts(m, "\n\n");
+	seq_puts(m, "# event histogram\n#\n# trigger info: ");
+	hist_print_trigger(m, data);
+	seq_puts(m, "#\n\n");
+}
+
+static void hist_print_stack(struct seq_file *m, const unsigned long *stack)
+{
+	unsigned int i;
+
+	for (i = 0; i < HIST_STACKTRACE_DEPTH && stack[i]; i++)
+		seq_printf(m, "%9c%pS\n", ' ', (void *)stack[i]);
+}
+
+/**
+ * hist_print_key - print a key as the hist file shows it, "{ pid: 1 }"
+ * @m: where to print
+ * @hd: the histogram
+ * @key: the key bytes
+ * @elt: the entry, for .execname; may be NULL
+ */
+void hist_print_key(struct seq_file *m, const struct hist_data *hd,
+		    const void *key, const struct tracing_map_elt *elt)
+{
+	bool multiline = false;
+	unsigned int i;
+
+	seq_puts(m, "{ ");
+	for (i = 0; i < hd->n_keys; i++) {
+		const struct hist_field *hf = &hd->keys[i];
+		const void *part = key + hf->key_offset;
+		u64 val = *(const u64 *)part;
+		unsigned long f = hf->flags;
+		const char *name = hf->name;
+
+		if (i)
+			seq_puts(m, ", ");
+		if (f & HIST_FIELD_FL_STACKTRACE) {
+			if (hf->field)
+				seq_printf(m, "%s.stacktrace", name);
+			else
+				seq_puts(m, "common_stacktrace:\n");
+			hist_print_stack(m, part);
+			multiline = true;
+		} else if (f & HIST_FIELD_FL_STRING) {
+			seq_printf(m, "%s: %-50s", name, (const char *)part);
+		} else if (f & HIST_FIELD_FL_HEX) {
+			seq_printf(m, "%s: %llx", name, val);
+		} else if (f & HIST_FIELD_FL_SYM) {
+			seq_printf(m, "%s: [%llx] %-45ps", name, val,
+				   (void *)(uintptr_t)val);
+		} else if (f & HIST_FIELD_FL_SYM_OFFSET) {
+			seq_printf(m, "%s: [%llx] %-55pS", name, val,
+				   (void *)(uintptr_t)val);
+		} else if (f & HIST_FIELD_FL_EXECNAME) {
+			const struct hist_elt_data *ed = elt ?
+							 elt->private_data : NULL;
+
+			seq_printf(m, "%s: %-16s[%10llu]", name,
+				   ed ? ed->comm : "", val);
+		} else if (f & HIST_FIELD_FL_SYSCALL) {
+			const char *sc = get_syscall_name(val);
+
+			seq_printf(m, "%s: %-30s[%3llu]", name,
+				   sc ? sc : "unknown_syscall", val);
+		} else if (f & HIST_FIELD_FL_LOG2) {
+			seq_printf(m, "%s: ~ 2^%-2llu", name, val);
+		} else if (f & HIST_FIELD_FL_BUCKET) {
+			seq_printf(m, "%s: ~ %llu-%llu", name, val,
+				   val + hf->buckets - 1);
+		} else {
+			seq_printf(m, "%s: %10llu", name, val);
+		}
+	}
+	if (!multiline)
+		seq_putc(m, ' ');
+	seq_putc(m, '}');
+}
+
+/* Per value: the total and the largest, for .percent and .graph. */
+struct hist_val_stat {
+	u64	total;
+	u64	max;
+};
+
+/* @val as hundredths of a percent of @total; UINT_MAX if meaningless. */
+static unsigned int hist_percent(u64 val, u64 total)
+{
+	if (!total)
+		return val ? UINT_MAX : 0;
+	if (val < U64_MAX / 10000)
+		return div64_u64(val * 10000, total);
+	total = div64_u64(total, 10000);
+	return total ? div64_u64(val, total) : UINT_MAX;
+}
+
+#define HIST_BAR_WIDTH	20
+
+static void hist_print_val(struct seq_file *m, const struct hist_field *hf,
+			   const char *name, u64 val,
+			   const struct hist_val_stat *stat)
+{
+	unsigned int pc;
+
+	if (hf->flags & HIST_FIELD_FL_PERCENT) {
+		pc = hist_percent(val, stat->total);
+		if (pc == UINT_MAX)
+			seq_printf(m, " %s (%%):[ERROR]", name);
+		else
+			seq_printf(m, " %s (%%): %3u.%02u", name, pc / 100,
+				   pc % 100);
+	} else if (hf->flags & HIST_FIELD_FL_GRAPH) {
+		char bar[HIST_BAR_WIDTH + 1];
+		unsigned int len;
+
+		pc = hist_percent(val, stat->max);
+		if (pc == UINT_MAX) {
+			strscpy(bar, "[ERROR]");
+		} else {
+			len = min(pc * HIST_BAR_WIDTH / 10000, HIST_BAR_WIDTH);
+			memset(bar, '#', len);
+			memset(bar + len, ' ', HIST_BAR_WIDTH - len);
+			bar[HIST_BAR_WIDTH] = '\0';
+		}
+		seq_printf(m, " %s: %20s", name, bar);
+	} else if (hf->flags & HIST_FIELD_FL_HEX) {
+		seq_printf(m, " %s: %10llx", name, val);
+	} else {
+		seq_printf(m, " %s: %10llu", name, val);
+	}
+}
+
+/* One trigger's part of a hist file snapshot. */
+struct hist_view {
+	struct event_trigger_data	*data;
+	struct tracing_map_elt		**entries;
+	unsigned int			n_entries;
+	struct tracing_map_stats	stats;
+	struct hist_val_stat		vstat[HIST_VALS_MAX];
+};
+
+/**
+ * struct hist_reader - an open hist file
+ * @file: the tracefs file, to find the event
+ * @views: the triggers shown, sorted when the read began
+ * @n_views: number of @views
+ * @done: the last read reached the end: a new read at 0 takes a new
+ *	snapshot
+ * @last_read: hits when the snapshot was taken (POLLIN)
+ * @last_act: hits when poll last reported a change (POLLPRI)
+ */
+struct hist_reader {
+	struct file		*file;
+	struct hist_view	*views;
+	unsigned int		n_views;
+	bool			done;
+	u64			last_read;
+	u64			last_act;
+};
+
+static u64 hist_hits_of_file(struct trace_event_file *file)
+{
+	struct event_trigger_data *data;
+	struct tracing_map_stats st;
+	u64 hits = 0;
+
+	list_for_each_entry(data, &file->triggers, list) {
+		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
+			continue;
+		tracing_map_read_stats(((struct hist_data *)data->private_data)->map,
+				       &st);
+		hits += st.hits;
+	}
+	return hits;
+}
+
+static void hist_reader_drop(struct hist_reader *r)
+{
+	unsigned int i;
+
+	if (!r->views)
+		return;
+	mutex_lock(&event_mutex);
+	for (i = 0; i < r->n_views; i++) {
+		tracing_map_free_entries(r->views[i].entries);
+		r->views[i].data->cmd_ops->free(r->views[i].data);
+	}
+	mutex_unlock(&event_mutex);
+	kfree(r->views);
+	r->views = NULL;
+	r->n_views = 0;
+}
+
+static int hist_view_take(struct hist_view *v, struct event_trigger_data *data)
+{
+	struct hist_data *hd = data->private_data;
+	unsigned int i, j;
+	int n;
+
+	v->data = data;
+	tracing_map_read_stats(hd->map, &v->stats);
+	n = tracing_map_sort_entries(hd->map, hd->sort_keys, hd->n_sort_keys,
+				     &v->entries);
+	if (n < 0)
+		return n;
+	v->n_entries = n;
+	for (i = 0; i < hd->n_vals; i++) {
+		if (!(hd->vals[i].flags & (HIST_FIELD_FL_PERCENT |
+					   HIST_FIELD_FL_GRAPH)))
+			continue;
+		for (j = 0; j < v->n_entries; j++) {
+			u64 val = tracing_map_read_sum(v->entries[j], i);
+
+			v->vstat[i].total += val;
+			v->vstat[i].max = max(v->vstat[i].max, val);
+		}
+	}
+	return 0;
+}
+
+/* Sort every hist trigger of the event, holding a reference on each. */
+static int hist_reader_take(struct hist_reader *r)
+{
+	struct trace_event_file *file;
+	struct event_trigger_data *data;
+	unsigned int n = 0;
+	int ret = 0;
+
+	hist_reader_drop(r);
+	guard(mutex)(&event_mutex);
+	file = event_file_file(r->file);
+	if (!file)
+		return -ENODEV;
+	list_for_each_entry(data, &file->triggers, list)
+		if (data->cmd_ops->trigger_type == ETT_EVENT_HIST)
+			n++;
+	if (!n)
+		goto out;
+	r->views = kcalloc(n, sizeof(*r->views), GFP_KERNEL);
+	if (!r->views)
+		return -ENOMEM;
+	list_for_each_entry(data, &file->triggers, list) {
+		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
+			continue;
+		data->cmd_ops->init(data);
+		ret = hist_view_take(&r->views[r->n_views++], data);
+		if (ret)
+			break;
+	}
+out:
+	r->last_read = hist_hits_of_file(file);
+	r->last_act = r->last_read;
+	return ret;
+}
+
+/*
+ * Record numbering: for each view, its header, its entries, its totals.
+ * A record is encoded as (view << 32 | index within the view) + 1.
+ */
+static void *hist_record(struct hist_reader *r, loff_t pos)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n_views; i++) {
+		loff_t n = r->views[i].n_entries + 2;
+
+		if (pos < n)
+			return (void *)(uintptr_t)(((u64)i << 32 | pos) + 1);
+		pos -= n;
+	}
+	r->done = true;
+	return NULL;
+}
+
+static void *hist_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct hist_reader *r = m->private;
+	int ret;
+
+	if (!*pos && (!r->views || r->done)) {
+		r->done = false;
+		ret = hist_reader_take(r);
+		if (ret)
+			return ERR_PTR(ret);
+	}
+	return hist_record(r, *pos);
+}
+
+static void *hist_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return hist_record(m->private, ++*pos);
+}
+
+static void hist_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+static int hist_seq_show(struct seq_file *m, void *v)
+{
+	struct hist_reader *r = m->private;
+	u64 rec = (uintptr_t)v - 1;
+	struct hist_view *view = &r->views[rec >> 32];
+	unsigned int idx = (u32)rec;
+	struct event_trigger_data *data = view->data;
+	struct hist_data *hd = data->private_data;
+	struct tracing_map_elt *elt;
+	unsigned int i;
+
+	if (!idx) {
+		/* the trigger text needs the lock against concurrent edits */
+		guard(mutex)(&event_mutex);
+		hist_print_header(m, data, view == r->views);
+		return 0;
+	}
+	if (idx > view->n_entries) {
+		hist_actions_print_snapshot(m, hd);
+		seq_printf(m, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
+			   view->stats.hits, view->n_entries, view->stats.drops);
+		return 0;
+	}
+
+	elt = view->entries[idx - 1];
+	hist_print_key(m, hd, tracing_map_elt_key(elt), elt);
+	if (!hd->attrs.no_hitcount)
+		seq_printf(m, " hitcount: %10llu", tracing_map_read_sum(elt, 0));
+	for (i = 1; i < hd->n_vals; i++) {
+		seq_putc(m, ' ');
+		hist_print_val(m, &hd->vals[i], hd->vals[i].name,
+			       tracing_map_read_sum(elt, i), &view->vstat[i]);
+	}
+	hist_actions_print_elt(m, hd, elt);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations hist_seq_ops = {
+	.start	= hist_seq_start,
+	.next	= hist_seq_next,
+	.stop	= hist_seq_stop,
+	.show	= hist_seq_show,
+};
+
+static int hist_open(struct inode *inode, struct file *file)
+{
+	struct hist_reader *r;
+	int ret;
+
+	ret = tracing_open_file_tr(inode, file);
+	if (ret)
+		return ret;
+	/* seq_open() wants an empty private_data */
+	file->private_data = NULL;
+	r = __seq_open_private(file, &hist_seq_ops, sizeof(*r));
+	if (!r) {
+		tracing_release_file_tr(inode, file);
+		return -ENOMEM;
+	}
+	r->file = file;
+	mutex_lock(&event_mutex);
+	if (event_file_file(file))
+		r->last_act = hist_hits_of_file(event_file_file(file));
+	mutex_unlock(&event_mutex);
+	return 0;
+}
+
+static int hist_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+
+	hist_reader_drop(m->private);
+	seq_release_private(inode, file);
+	return tracing_release_file_tr(inode, file);
+}
+
+/*
+ * POLLIN: the histogram changed since it was last read.  POLLPRI: it
+ * changed since the last poll or read, so a waiter wakes per change.
+ */
+static __poll_t hist_poll(struct file *file, struct poll_table_struct *wait)
+{
+	struct seq_file *m = file->private_data;
+	struct hist_reader *r = m->private;
+	struct trace_event_file *event_file;
+	__poll_t ret = 0;
+	u64 hits;
+
+	guard(mutex)(&event_mutex);
+	event_file = event_file_file(file);
+	if (!event_file)
+		return EPOLLERR;
+	hist_poll_wait(file, wait);
+	hits = hist_hits_of_file(event_file);
+	if (hits != r->last_read)
+		ret |= EPOLLIN | EPOLLRDNORM;
+	if (hits != r->last_act) {
+		r->last_act = hits;
+		ret |= EPOLLPRI;
+	}
+	return ret;
+}
+
+const struct file_operations event_hist_fops = {
+	.open		= hist_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= hist_release,
+	.poll		= hist_poll,
+};
+
+#ifdef CONFIG_HIST_TRIGGERS_DEBUG
+static const char *const hist_fetch_names[] = {
+	[HIST_FETCH_U8]			= "u8",
+	[HIST_FETCH_S8]			= "s8",
+	[HIST_FETCH_U16]		= "u16",
+	[HIST_FETCH_S16]		= "s16",
+	[HIST_FETCH_U32]		= "u32",
+	[HIST_FETCH_S32]		= "s32",
+	[HIST_FETCH_U64]		= "u64",
+	[HIST_FETCH_CPU]		= "cpu",
+	[HIST_FETCH_TIMESTAMP]		= "timestamp",
+	[HIST_FETCH_TIMESTAMP_USECS]	= "timestamp_usecs",
+	[HIST_FETCH_ONE]		= "one",
+	[HIST_FETCH_CONST]		= "constant",
+	[HIST_FETCH_REF]		= "var_ref",
+	[HIST_FETCH_OWN_VAR]		= "own_var",
+	[HIST_FETCH_EXPR]		= "expression",
+	[HIST_FETCH_STR_FIXED]		= "string",
+	[HIST_FETCH_STR_DATA_LOC]	= "data_loc_string",
+	[HIST_FETCH_STR_REL_LOC]	= "rel_loc_string",
+	[HIST_FETCH_COMM]		= "comm",
+	[HIST_FETCH_STACK]		= "stack",
+	[HIST_FETCH_STACK_FIELD]	= "stack_field",
+};
+
+static void hist_debug_field(struct seq_file *m, const char *array,
+			     unsigned int i, const struct hist_field *hf)
+{
+	seq_printf(m, "\n    hist_data->%s[%u]:\n", array, i);
+	seq_puts(m, "      flags:\n");
+	if (hf->flags & HIST_FIELD_FL_KEY)
+		seq_puts(m, "        HIST_FIELD_FL_KEY\n");
+	else if (hf->flags & HIST_FIELD_FL_HITCOUNT)
+		seq_puts(m, "        VAL: HIST_FIELD_FL_HITCOUNT\n");
+	else if (hf->flags & HIST_FIELD_FL_VAR)
+		seq_puts(m, "        HIST_FIELD_FL_VAR\n");
+	else
+		seq_puts(m, "        VAL: normal u64 value\n");
+	if (hf->flags & HIST_FIELD_FL_VAR_REF)
+		seq_puts(m, "        HIST_FIELD_FL_VAR_REF\n");
+	if (hf->flags & HIST_FIELD_FL_EXPR)
+		seq_puts(m, "        HIST_FIELD_FL_EXPR\n");
+	if (hf->flags & HIST_FIELD_FL_CONST)
+		seq_puts(m, "        HIST_FIELD_FL_CONST\n");
+	if (hf->field)
+		seq_printf(m, "      ftrace_event_field name: %s\n",
+			   hf->field->name);
+	seq_printf(m, "      spec: %s\n", hf->spec);
+	seq_printf(m, "      fetch: %s\n", hist_fetch_names[hf->fetch]);
+	if (hf->field)
+		seq_printf(m, "      offset (in the record): %u\n", hf->offset);
+	if (hf->fetch == HIST_FETCH_REF)
+		seq_printf(m, "      var_ref_idx (into hist_hit.refs[]): %u\n",
+			   hf->slot);
+	else if (hf->fetch == HIST_FETCH_OWN_VAR)
+		seq_printf(m, "      own var (hist_data->vars[]): %u\n",
+			   hf->slot);
+	if (hf->var_name)
+		seq_printf(m, "      var.name: %s\n", hf->var_name);
+	if (hf->flags & HIST_FIELD_FL_KEY) {
+		seq_printf(m, "      key_offset: %u\n", hf->key_offset);
+		seq_printf(m, "      key_size: %u\n", hf->key_size);
+	}
+	seq_printf(m, "      map_idx (into tracing_map fields): %d\n",
+		   hf->map_idx);
+	seq_printf(m, "      type: %s\n", hf->type);
+	seq_printf(m, "      size: %u\n", hf->size);
+	seq_printf(m, "      is_signed: %u\n", hf->is_signed);
+}
+
+static void hist_debug_vars(struct seq_file *m, const struct hist_data *hd)
+{
+	unsigned int i;
+
+	if (hd->n_vars)
+		seq_printf(m, "\n  variables (tracing_map vars in use: %u, string slots: %u):\n",
+			   hd->n_map_vars, hd->n_str_slots);
+	for (i = 0; i < hd->n_vars; i++) {
+		const struct hist_var *var = &hd->vars[i];
+
+		hist_debug_field(m, "vars", i, &var->value);
+		seq_printf(m, "      var.name: %s\n", var->name);
+		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %u\n",
+			   var->map_idx);
+		if (var->str_slot >= 0)
+			seq_printf(m, "      string slot: %d\n", var->str_slot);
+	}
+	if (hd->n_refs)
+		seq_puts(m, "\n  variable reference fields:\n");
+	for (i = 0; i < hd->n_refs; i++) {
+		const struct hist_ref *ref = &hd->refs[i];
+		const struct hist_var *var = &ref->hd->vars[ref->var];
+
+		seq_printf(m, "\n    hist_data->refs[%u]:\n", i);
+		seq_puts(m, "      flags:\n        HIST_FIELD_FL_VAR_REF\n");
+		seq_printf(m, "      name: %s\n", var->name);
+		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %u\n",
+			   var->map_idx);
+		seq_printf(m, "      var.hist_data: %p\n", ref->hd);
+		seq_printf(m, "      var_ref_idx (into hist_hit.refs[]): %u\n", i);
+		seq_printf(m, "      read_once: %u\n", ref->read_once);
+	}
+	if (hd->users)
+		seq_printf(m, "\n  referenced by %d other hist trigger(s)\n",
+			   hd->users);
+}
+
+static void hist_debug_show_one(struct seq_file *m,
+				struct event_trigger_data *data, bool first)
+{
+	const struct hist_data *hd = data->private_data;
+	unsigned int i;
+
+	hist_print_header(m, data, first);
+	seq_printf(m, "hist_data: %p\n\n", hd);
+	seq_printf(m, "  n_vals: %u\n", hd->n_vals);
+	seq_printf(m, "  n_keys: %u\n", hd->n_keys);
+	seq_printf(m, "  n_fields: %u\n", hd->n_vals + hd->n_keys);
+	seq_printf(m, "  key_size: %u%s\n", hd->key_size,
+		   hd->single_u64_key ? " (one u64, built in a register)" : "");
+	seq_puts(m, "\n  val fields:\n");
+	for (i = 0; i < hd->n_vals; i++)
+		hist_debug_field(m, "vals", i, &hd->vals[i]);
+	seq_puts(m, "\n  key fields:\n");
+	for (i = 0; i < hd->n_keys; i++)
+		hist_debug_field(m, "keys", i, &hd->keys[i]);
+	hist_debug_vars(m, hd);
+	hist_actions_debug(m, hd);
+	seq_putc(m, '\n');
+}
+
+static int hist_debug_show(struct seq_file *m, void *v)
+{
+	struct event_trigger_data *data;
+	struct trace_event_file *file;
+	bool first = true;
+
+	guard(mutex)(&event_mutex);
+	file = event_file_file(m->private);
+	if (!file)
+		return -ENODEV;
+	list_for_each_entry(data, &file->triggers, list) {
+		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
+			continue;
+		hist_debug_show_one(m, data, first);
+		first = false;
+	}
+	return 0;
+}
+
+static int hist_debug_open(struct inode *inode, struct file *file)
+{
+	int ret;
+
+	ret = tracing_open_file_tr(inode, file);
+	if (ret)
+		return ret;
+	/* single_open() wants an empty private_data */
+	file->private_data = NULL;
+	ret = single_open(file, hist_debug_show, file);
+	if (ret)
+		tracing_release_file_tr(inode, file);
+	return ret;
+}
+
+const struct file_operations event_hist_debug_fops = {
+	.open		= hist_debug_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= tracing_single_release_file_tr,
+};
+#endif
