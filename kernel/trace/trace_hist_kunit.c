@@ -1,0 +1,852 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the parts of hist triggers that need neither a live
+ * event nor a map:
+ *
+ *  - division by a constant done as a multiplication and a shift
+ *    (hist_div_prepare(), hist_div_by_mult()), held against div64_u64()
+ *    for edge and pseudo-random operands;
+ *  - operands and expressions: what the parser makes of them (fetch kind,
+ *    operator, folded constants, the way a division is done, canonical
+ *    text), the value the hit path computes from a record, and the
+ *    expressions it must refuse.  They are parsed against a fake event
+ *    whose fields and record this file lays out itself;
+ *  - splitting a trigger's text into its attributes (hist_parse_attrs()).
+ *
+ * Whole triggers on real events are covered by the ftrace selftests.
+ * What the parser refuses is logged to the top-level error_log, as it
+ * would be from a trigger file.
+ */
+
+#include <kunit/test.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_hist.h"
+
+/* The fake event's record: the common header, then its own fields. */
+struct hist_test_rec {
+	struct trace_entry	ent;
+	u32			a;
+	s16			b;
+	u16			pad;
+	u64			c;
+	char			name[16];
+};
+
+static const struct ftrace_event_field hist_test_fields[] = {
+	{
+		.name = "a", .type = "u32",
+		.offset = offsetof(struct hist_test_rec, a), .size = 4,
+		.filter_type = FILTER_OTHER,
+	}, {
+		.name = "b", .type = "s16",
+		.offset = offsetof(struct hist_test_rec, b), .size = 2,
+		.is_signed = 1, .filter_type = FILTER_OTHER,
+	}, {
+		.name = "c", .type = "u64",
+		.offset = offsetof(struct hist_test_rec, c), .size = 8,
+		.filter_type = FILTER_OTHER,
+	}, {
+		.name = "name", .type = "char[16]",
+		.offset = offsetof(struct hist_test_rec, name), .size = 16,
+		.filter_type = FILTER_STATIC_STRING,
+	},
+};
+
+/* The record every test starts from. */
+#define REC_A		1000U
+#define REC_B		-3
+#define REC_C		123456789012ULL
+#define REC_PID		-5
+
+/* Everything a test parses against and evaluates with. */
+struct hist_test_env {
+	struct ftrace_event_field	fields[ARRAY_SIZE(hist_test_fields)];
+	struct trace_event_class	class;
+	struct trace_event_call		call;
+	struct trace_event_file		file;
+	struct hist_data		*hd;
+	struct hist_parse_ctx		ctx;
+	struct hist_test_rec		rec;
+	struct hist_hit			hit;
+	u64				refs[HIST_REFS_MAX];
+	u64				vars[HIST_VARS_MAX];
+	struct hist_field		hf;
+	struct hist_attrs		attrs;
+	char				text[512];
+	char				cmd[512];
+};
+
+static int hist_test_init(struct kunit *test)
+{
+	struct hist_test_env *env;
+	size_t i;
+
+	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+	if (!env)
+		return -ENOMEM;
+	env->hd = kunit_kzalloc(test, sizeof(*env->hd), GFP_KERNEL);
+	if (!env->hd)
+		return -ENOMEM;
+
+	env->class.system = "kunit";
+	INIT_LIST_HEAD(&env->class.fields);
+	for (i = 0; i < ARRAY_SIZE(hist_test_fields); i++) {
+		env->fields[i] = hist_test_fields[i];
+		list_add_tail(&env->fields[i].link, &env->class.fields);
+	}
+	env->call.class = &env->class;
+	env->call.name = "hist_kunit";
+	env->file.event_call = &env->call;
+
+	env->hd->event_file = &env->file;
+	INIT_LIST_HEAD(&env->hd->var_node);
+
+	env->ctx.text = env->text;
+	env->ctx.cmd = env->cmd;
+	env->ctx.loc = "hist:kunit:hist_kunit";
+
+	env->rec.ent.pid = REC_PID;
+	env->rec.a = REC_A;
+	env->rec.b = REC_B;
+	env->rec.c = REC_C;
+	strscpy(env->rec.name, "kunit");
+	env->hit.rec = &env->rec;
+	env->hit.refs = env->refs;
+	env->hit.vars = env->vars;
+
+	test->priv = env;
+	return 0;
+}
+
+static void hist_test_exit(struct kunit *test)
+{
+	struct hist_test_env *env = test->priv;
+
+	hist_field_release(&env->hf);
+	hist_free_attrs(&env->attrs);
+}
+
+/*
+ * Parse @expr into env->hf from a fresh writable copy, as a trigger's
+ * text would be, releasing what the previous parse left there.
+ */
+static int hist_test_parse(struct hist_test_env *env, const char *expr)
+{
+	hist_field_release(&env->hf);
+	strscpy(env->text, expr);
+	strscpy(env->cmd, expr);
+	return hist_parse_expr(&env->ctx, &env->file, env->hd, env->text,
+			       &env->hf);
+}
+
+/* Parse one field operand into env->hf, as a key or as a value. */
+static int hist_test_parse_field(struct hist_test_env *env, const char *text,
+				 bool is_key)
+{
+	hist_field_release(&env->hf);
+	strscpy(env->text, text);
+	strscpy(env->cmd, text);
+	return hist_parse_field(&env->ctx, &env->file, env->hd, &env->hf,
+				env->text, is_key);
+}
+
+/* The value env->hf has for the current record, as the hit path reads it. */
+static u64 hist_test_value(struct hist_test_env *env)
+{
+	return hist_fetch(env->hd, &env->hf, &env->hit);
+}
+
+static int hist_test_attrs(struct hist_test_env *env, const char *text)
+{
+	hist_free_attrs(&env->attrs);
+	strscpy(env->text, text);
+	strscpy(env->cmd, text);
+	return hist_parse_attrs(&env->ctx, env->text, &env->attrs);
+}
+
+/* Knuth's MMIX generator: deterministic, and every bit moves. */
+static u64 hist_test_rand(u64 *state)
+{
+	*state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *state ^ (*state >> 31);
+}
+
+/* A pseudo-random number of pseudo-random magnitude. */
+static u64 hist_test_rand_mag(u64 *state)
+{
+	u64 x = hist_test_rand(state);
+
+	return x >> (hist_test_rand(state) >> 58);
+}
+
+struct hist_test_div {
+	struct kunit	*test;
+	u64		divisor;
+	u64		mult;
+	unsigned int	shift;
+	unsigned int	wrong;
+};
+
+static void hist_test_div_start(struct hist_test_div *t, struct kunit *test,
+				u64 divisor)
+{
+	t->test = test;
+	t->divisor = divisor;
+	hist_div_prepare(divisor, &t->mult, &t->shift);
+}
+
+/* Check one quotient; only the first few wrong ones are printed. */
+static void hist_test_div_one(struct hist_test_div *t, u64 n)
+{
+	u64 got = hist_div_by_mult(n, t->mult, t->divisor, t->shift);
+	u64 want = div64_u64(n, t->divisor);
+
+	if (got != want && t->wrong++ < 8)
+		KUNIT_FAIL(t->test, "%llu / %llu: got %llu, want %llu",
+			   n, t->divisor, got, want);
+}
+
+/* Dividends around the multiples of the divisor and the ends of u64. */
+static void hist_test_div_edges(struct hist_test_div *t)
+{
+	static const u64 fixed[] = {
+		0, 1, 2, 3, 9, 10, 11, 999, 1000, 1001, U32_MAX,
+		1ULL << 32, (1ULL << 32) + 1, (1ULL << 63) - 1, 1ULL << 63,
+		(1ULL << 63) + 1, U64_MAX - 1, U64_MAX,
+	};
+	static const u64 times[] = { 1, 2, 3, 7, 1000, 1ULL << 32 };
+	u64 d = t->divisor, top = div64_u64(U64_MAX, d) * d, m;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fixed); i++)
+		hist_test_div_one(t, fixed[i]);
+	/* the products may wrap: any u64 is a dividend all the same */
+	for (i = 0; i < ARRAY_SIZE(times); i++) {
+		m = times[i] * d;
+		hist_test_div_one(t, m - 1);
+		hist_test_div_one(t, m);
+		hist_test_div_one(t, m + 1);
+	}
+	hist_test_div_one(t, top - d - 1);
+	hist_test_div_one(t, top - d);
+	hist_test_div_one(t, top - 1);
+	hist_test_div_one(t, top);
+	hist_test_div_one(t, top + 1);
+	hist_test_div_one(t, d >> 1);
+}
+
+static void hist_test_div_const(struct kunit *test)
+{
+	static const u64 divisors[] = {
+		3, 5, 6, 7, 9, 10, 11, 12, 13, 25, 100, 641, 1000, 6700417,
+		1000000, 1000000000, 1000000007, 1000000000000ULL,
+		U32_MAX, (1ULL << 32) + 1, (1ULL << 32) + 3, 3ULL << 40,
+		(1ULL << 62) + (1ULL << 61), (1ULL << 63) - 1, (1ULL << 63) + 1,
+		U64_MAX / 10, U64_MAX / 3, U64_MAX / 3 + 1,
+		0xaaaaaaaaaaaaaaabULL, U64_MAX - 1, U64_MAX,
+	};
+	struct hist_test_div t = {};
+	u64 seed = 1;
+	size_t i;
+	int j;
+
+	for (i = 0; i < ARRAY_SIZE(divisors); i++) {
+		hist_test_div_start(&t, test, divisors[i]);
+		hist_test_div_edges(&t);
+		for (j = 0; j < 64; j++)
+			hist_test_div_one(&t, hist_test_rand_mag(&seed));
+	}
+	KUNIT_EXPECT_EQ(test, t.wrong, 0);
+}
+
+static void hist_test_div_random(struct kunit *test)
+{
+	struct hist_test_div t = {};
+	u64 seed = 42, d;
+	int i, j;
+
+	for (i = 0; i < 256; i++) {
+		do {
+			d = hist_test_rand_mag(&seed);
+		} while (!d || is_power_of_2(d));
+		hist_test_div_start(&t, test, d);
+		hist_test_div_edges(&t);
+		for (j = 0; j < 128; j++)
+			hist_test_div_one(&t, hist_test_rand_mag(&seed));
+	}
+	KUNIT_EXPECT_EQ(test, t.wrong, 0);
+}
+
+/* Operands and expressions that stay expressions: how they read a record. */
+static void hist_test_expr_values(struct kunit *test)
+{
+	static const struct {
+		const char	*expr;
+		const char	*spec;
+		u8		fetch;
+		u8		op;
+		bool		is_signed;
+		u64		want;
+	} cases[] = {
+		{ "a", "a", HIST_FETCH_U32, 0, false, REC_A },
+		{ "b", "b", HIST_FETCH_S16, 0, true, (u64)REC_B },
+		{ "c", "c", HIST_FETCH_U64, 0, false, REC_C },
+		{ "common_pid", "common_pid", HIST_FETCH_S32, 0, true,
+		  (u64)REC_PID },
+		{ "a+b", "a+b", HIST_FETCH_EXPR, HIST_OP_ADD, false, 997 },
+		{ "c-a", "c-a", HIST_FETCH_EXPR, HIST_OP_SUB, false,
+		  123456788012ULL },
+		{ "a-c", "a-c", HIST_FETCH_EXPR, HIST_OP_SUB, false,
+		  (u64)-123456788012LL },
+		{ "a*3", "a*3", HIST_FETCH_EXPR, HIST_OP_MUL, false, 3000 },
+		{ "b*2", "b*2", HIST_FETCH_EXPR, HIST_OP_MUL, true, (u64)-6 },
+		{ " a + 3 ", "a+3", HIST_FETCH_EXPR, HIST_OP_ADD, false, 1003 },
+		{ "c/a", "c/a", HIST_FETCH_EXPR, HIST_OP_DIV, false, 123456789 },
+		{ "-(a)", "-(a)", HIST_FETCH_EXPR, HIST_OP_NEG, false,
+		  (u64)-1000 },
+		{ "-(b)", "-(b)", HIST_FETCH_EXPR, HIST_OP_NEG, true, 3 },
+		{ "-(a+b)", "-(a+b)", HIST_FETCH_EXPR, HIST_OP_NEG, false,
+		  (u64)-997 },
+		{ "common_pid+1", "common_pid+1", HIST_FETCH_EXPR, HIST_OP_ADD,
+		  true, (u64)-4 },
+		/* a constant operand is folded, the rest stays */
+		{ "a+2*3", "a+6", HIST_FETCH_EXPR, HIST_OP_ADD, false, 1006 },
+		{ "2*3+a", "6+a", HIST_FETCH_EXPR, HIST_OP_ADD, false, 1006 },
+		/* precedence, and left to right among equals */
+		{ "a*3+c/10", "a*3+c/10", HIST_FETCH_EXPR, HIST_OP_ADD, false,
+		  12345681901ULL },
+		{ "c-a-b", "c-a-b", HIST_FETCH_EXPR, HIST_OP_SUB, false,
+		  123456788015ULL },
+		{ "c/a*a", "c/a*a", HIST_FETCH_EXPR, HIST_OP_MUL, false,
+		  123456789000ULL },
+		/* three operators is the most allowed */
+		{ "a+b+c+a", "a+b+c+a", HIST_FETCH_EXPR, HIST_OP_ADD, false,
+		  123456791009ULL },
+	};
+	struct hist_test_env *env = test->priv;
+	struct hist_field *hf = &env->hf;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *expr = cases[i].expr;
+
+		KUNIT_ASSERT_EQ_MSG(test, hist_test_parse(env, expr), 0,
+				    "%s", expr);
+		KUNIT_EXPECT_EQ_MSG(test, hf->fetch, cases[i].fetch, "%s", expr);
+		if (hf->fetch == HIST_FETCH_EXPR)
+			KUNIT_EXPECT_EQ_MSG(test, hf->op, cases[i].op, "%s",
+					    expr);
+		KUNIT_EXPECT_EQ_MSG(test, hf->is_signed, cases[i].is_signed,
+				    "%s", expr);
+		KUNIT_EXPECT_FALSE_MSG(test, hist_field_is_bytes(hf), "%s",
+				       expr);
+		KUNIT_EXPECT_STREQ_MSG(test, hf->spec, cases[i].spec, "%s",
+				       expr);
+		KUNIT_EXPECT_EQ_MSG(test, hist_test_value(env), cases[i].want,
+				    "%s", expr);
+	}
+
+	/* an expression takes its type from its first operand */
+	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "b+c"), 0);
+	KUNIT_EXPECT_STREQ(test, hf->type, "s16");
+	KUNIT_EXPECT_EQ(test, hf->size, 2);
+	KUNIT_EXPECT_EQ(test, hf->flags & HIST_FIELD_FL_EXPR,
+			HIST_FIELD_FL_EXPR);
+	KUNIT_ASSERT_NOT_NULL(test, hf->operands[0]);
+	KUNIT_ASSERT_NOT_NULL(test, hf->operands[1]);
+	KUNIT_EXPECT_EQ(test, hf->operands[0]->fetch, HIST_FETCH_S16);
+	KUNIT_EXPECT_EQ(test, hf->operands[1]->fetch, HIST_FETCH_U64);
+	KUNIT_EXPECT_PTR_EQ(test, hf->operands[1]->field, &env->fields[2]);
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), REC_C - 3);
+
+	/* the record is read at each hit, not at parse time */
+	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "a*b"), 0);
+	env->rec.a = 7;
+	env->rec.b = 6;
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), 42);
+	env->rec.b = -1;
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), (u64)-7);
+}
+
+/* Expressions of constants become one constant. */
+static void hist_test_expr_fold(struct kunit *test)
+{
+	static const struct {
+		const char	*expr;
+		u64		want;
+	} cases[] = {
+		{ "16-8-4-2", 2 },
+		{ "64/8/4/2", 1 },
+		{ "4+3*2-2", 8 },
+		{ "4*3/2*2", 12 },
+		{ "1+2+3+4", 10 },
+		{ "10/3", 3 },
+		{ "2-5", (u64)-3 },
+		{ "-(5)", (u64)-5 },
+		{ "-(2*3)", (u64)-6 },
+		{ "-(0)", 0 },
+		{ "0x10+1", 17 },
+		{ "7", 7 },
+		{ "18446744073709551615+2", 1 },
+	};
+	struct hist_test_env *env = test->priv;
+	struct hist_field *hf = &env->hf;
+	char spec[24];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *expr = cases[i].expr;
+
+		KUNIT_ASSERT_EQ_MSG(test, hist_test_parse(env, expr), 0,
+				    "%s", expr);
+		KUNIT_EXPECT_EQ_MSG(test, hf->fetch, HIST_FETCH_CONST, "%s",
+				    expr);
+		KUNIT_EXPECT_EQ_MSG(test, hf->flags, HIST_FIELD_FL_CONST, "%s",
+				    expr);
+		KUNIT_EXPECT_NULL_MSG(test, hf->operands[0], "%s", expr);
+		KUNIT_EXPECT_NULL_MSG(test, hf->operands[1], "%s", expr);
+		KUNIT_EXPECT_EQ_MSG(test, hf->constant, cases[i].want, "%s",
+				    expr);
+		KUNIT_EXPECT_EQ_MSG(test, hist_test_value(env), cases[i].want,
+				    "%s", expr);
+		snprintf(spec, sizeof(spec), "%llu", cases[i].want);
+		KUNIT_EXPECT_STREQ_MSG(test, hf->spec, spec, "%s", expr);
+	}
+}
+
+/* How a division is done, and that each way gives the exact quotient. */
+static void hist_test_expr_div(struct kunit *test)
+{
+	static const struct {
+		const char	*expr;
+		u8		op;
+		u8		div_shift;
+		u64		divisor;
+	} cases[] = {
+		{ "c/1", HIST_OP_DIV_SHIFT, 0, 1 },
+		{ "c/8", HIST_OP_DIV_SHIFT, 3, 8 },
+		{ "c/4096", HIST_OP_DIV_SHIFT, 12, 4096 },
+		{ "c/9223372036854775808", HIST_OP_DIV_SHIFT, 63, 1ULL << 63 },
+		{ "c/3", HIST_OP_DIV_MULT, 0, 3 },
+		{ "c/10", HIST_OP_DIV_MULT, 0, 10 },
+		{ "c/1000", HIST_OP_DIV_MULT, 0, 1000 },
+		{ "c/1000000007", HIST_OP_DIV_MULT, 0, 1000000007 },
+		{ "c/18446744073709551614", HIST_OP_DIV_MULT, 0, U64_MAX - 1 },
+		/* (c/2)/4: a division of a division */
+		{ "c/2/4", HIST_OP_DIV_SHIFT, 2, 8 },
+		{ "c/a", HIST_OP_DIV, 0, 0 },
+	};
+	static const u64 values[] = {
+		0, 1, 7, 9, 10, 11, 999, 1000, 1001, REC_C, U32_MAX,
+		1ULL << 63, U64_MAX - 1, U64_MAX,
+	};
+	struct hist_test_env *env = test->priv;
+	struct hist_field *hf = &env->hf;
+	u64 seed = 7, c;
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *expr = cases[i].expr;
+		u64 d = cases[i].divisor;
+
+		KUNIT_ASSERT_EQ_MSG(test, hist_test_parse(env, expr), 0,
+				    "%s", expr);
+		KUNIT_EXPECT_EQ_MSG(test, hf->fetch, HIST_FETCH_EXPR, "%s",
+				    expr);
+		KUNIT_EXPECT_EQ_MSG(test, hf->op, cases[i].op, "%s", expr);
+		KUNIT_EXPECT_STREQ_MSG(test, hf->spec, expr, "%s", expr);
+		if (hf->op == HIST_OP_DIV_SHIFT)
+			KUNIT_EXPECT_EQ_MSG(test, hf->div_shift,
+					    cases[i].div_shift, "%s", expr);
+		if (hf->op == HIST_OP_DIV_MULT)
+			KUNIT_EXPECT_EQ_MSG(test, hf->divisor, d, "%s", expr);
+		if (hf->op == HIST_OP_DIV) {
+			/* a divisor from the record: a = 1000 */
+			d = REC_A;
+		}
+		for (j = 0; j < ARRAY_SIZE(values) + 64; j++) {
+			c = j < ARRAY_SIZE(values) ? values[j] :
+			    hist_test_rand_mag(&seed);
+			env->rec.c = c;
+			KUNIT_EXPECT_EQ_MSG(test, hist_test_value(env),
+					    div64_u64(c, d), "%s, c = %llu",
+					    expr, c);
+		}
+	}
+	env->rec.c = REC_C;
+
+	/* by zero at the hit: all ones, not a trap */
+	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "a/b"), 0);
+	KUNIT_EXPECT_EQ(test, hf->op, HIST_OP_DIV);
+	env->rec.b = 7;
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), 142);
+	env->rec.b = 0;
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), U64_MAX);
+	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "c/a"), 0);
+	env->rec.a = 0;
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), U64_MAX);
+}
+
+/* A string field alone is an operand; its value is where its bytes are. */
+static void hist_test_expr_string(struct kunit *test)
+{
+	struct hist_test_env *env = test->priv;
+	struct hist_field *hf = &env->hf;
+
+	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "name"), 0);
+	KUNIT_EXPECT_EQ(test, hf->fetch, HIST_FETCH_STR_FIXED);
+	KUNIT_EXPECT_TRUE(test, hist_field_is_bytes(hf));
+	KUNIT_EXPECT_EQ(test, hf->flags & HIST_FIELD_FL_STRING,
+			HIST_FIELD_FL_STRING);
+	KUNIT_EXPECT_EQ(test, hf->offset,
+			offsetof(struct hist_test_rec, name));
+	/* the bytes and a terminating NUL */
+	KUNIT_EXPECT_EQ(test, hf->size, sizeof(env->rec.name) + 1);
+	KUNIT_EXPECT_STREQ(test, hf->spec, "name");
+	KUNIT_EXPECT_EQ(test, hist_test_value(env),
+			(u64)(uintptr_t)env->rec.name);
+}
+
+/* Modifiers on an operand: what each one turns into. */
+static void hist_test_expr_modifiers(struct kunit *test)
+{
+	static const char * const refused[] = {
+		"name.log2", "name.hex", "c.bogus", "a.usecs", "a.execname",
+		"c.buckets=0", "c.buckets=x", "c.buckets", "a.stacktrace",
+		/* a value is a sum: these only mean something on a key */
+		"c.log2", "c.buckets=10", "c.sym", "c.syscall",
+		/* the '-' of sym-offset is not taken for an operator */
+		"c.sym-offset", "c.sym-offset-1",
+	};
+	struct hist_test_env *env = test->priv;
+	struct hist_field *hf = &env->hf;
+	size_t i;
+
+	KUNIT_ASSERT_EQ(test, hist_test_parse_field(env, "c.log2", true), 0);
+	KUNIT_EXPECT_EQ(test, hf->xform, HIST_XFORM_LOG2);
+	KUNIT_EXPECT_STREQ(test, hf->spec, "c.log2");
+	/* 2^36 < c <= 2^37 */
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), 37);
+
+	KUNIT_ASSERT_EQ(test, hist_test_parse_field(env, "c.buckets=1000", true), 0);
+	KUNIT_EXPECT_EQ(test, hf->xform, HIST_XFORM_BUCKETS);
+	KUNIT_EXPECT_EQ(test, hf->buckets, 1000);
+	KUNIT_EXPECT_STREQ(test, hf->spec, "c.buckets=1000");
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), 123456789000ULL);
+
+	KUNIT_ASSERT_EQ(test, hist_test_parse_field(env, "a.bucket=300", true), 0);
+	KUNIT_EXPECT_STREQ(test, hf->spec, "a.buckets=300");
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), 900);
+
+	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "a.hex"), 0);
+	KUNIT_EXPECT_EQ(test, hf->xform, HIST_XFORM_NONE);
+	KUNIT_EXPECT_EQ(test, hf->flags & HIST_FIELD_FL_HEX,
+			HIST_FIELD_FL_HEX);
+	KUNIT_EXPECT_STREQ(test, hf->spec, "a.hex");
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), REC_A);
+
+	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "common_pid.execname"), 0);
+	KUNIT_EXPECT_EQ(test, hf->flags & HIST_FIELD_FL_EXECNAME,
+			HIST_FIELD_FL_EXECNAME);
+	KUNIT_EXPECT_STREQ(test, hf->spec, "common_pid.execname");
+
+	for (i = 0; i < ARRAY_SIZE(refused); i++)
+		KUNIT_EXPECT_EQ_MSG(test, hist_test_parse(env, refused[i]),
+				    -EINVAL, "%s", refused[i]);
+
+	/* .percent and .graph are for values only */
+	KUNIT_EXPECT_EQ(test, hist_test_parse_field(env, "c.percent", true),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, hist_test_parse_field(env, "c.graph", true),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, hist_test_parse_field(env, "c.percent", false),
+			0);
+	KUNIT_EXPECT_EQ(test, hf->flags & HIST_FIELD_FL_PERCENT,
+			HIST_FIELD_FL_PERCENT);
+	KUNIT_EXPECT_EQ(test, hf->flags & HIST_FIELD_FL_KEY, 0);
+}
+
+/* A reference to a variable of the histogram being built. */
+static void hist_test_expr_own_var(struct kunit *test)
+{
+	struct hist_test_env *env = test->priv;
+	struct hist_field *hf = &env->hf;
+	struct hist_data *hd = env->hd;
+
+	hd->vars[1].name = kunit_kstrdup(test, "x", GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hd->vars[1].name);
+	hd->vars[1].value.type = "u64";
+	hd->vars[1].value.size = sizeof(u64);
+	hd->vars[0].name = kunit_kstrdup(test, "w", GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hd->vars[0].name);
+	hd->n_vars = 2;
+	env->hit.vars[1] = 21;
+
+	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "$x"), 0);
+	KUNIT_EXPECT_EQ(test, hf->fetch, HIST_FETCH_OWN_VAR);
+	KUNIT_EXPECT_EQ(test, hf->slot, 1);
+	KUNIT_EXPECT_STREQ(test, hf->spec, "$x");
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), 21);
+
+	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "$x*2"), 0);
+	KUNIT_EXPECT_EQ(test, hf->op, HIST_OP_MUL);
+	KUNIT_EXPECT_STREQ(test, hf->spec, "$x*2");
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), 42);
+
+	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "a-$x"), 0);
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), REC_A - 21);
+
+	KUNIT_EXPECT_EQ(test, hist_test_parse(env, "$+1"), -EINVAL);
+}
+
+/* What the parser refuses. */
+static void hist_test_expr_refused(struct kunit *test)
+{
+	static const char * const refused[] = {
+		"1/0",			/* division by zero */
+		"a/0",
+		"a/(2-2)",		/* no parentheses but after '-' */
+		"1+2+3+4+5",		/* more than three operators */
+		"a+b+c+a+b",
+		"a*3+c/10-b",
+		"-(1)+2",		/* unary minus inside an expression */
+		"a+-(b)",
+		"-a",			/* unary minus without parentheses */
+		"-(a",			/* no closing parenthesis */
+		"name+1",		/* a string operand */
+		"1+name",
+		"-(name)",
+		"nosuch+1",		/* no such field */
+		"nosuch",
+		"a+",			/* an operand missing */
+		"+a",
+		"a++b",
+		"",
+		"1x+1",			/* not a number */
+		"a.bogus+1",
+	};
+	struct hist_test_env *env = test->priv;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(refused); i++)
+		KUNIT_EXPECT_EQ_MSG(test, hist_test_parse(env, refused[i]),
+				    -EINVAL, "\"%s\"", refused[i]);
+}
+
+static void hist_test_attrs_all(struct kunit *test)
+{
+	static const char * const parts[] = {
+		"keys=a,b", "vals=c,a", "sort=c.descending,a", "size=3000",
+		"name=foo", "clock=mono", "pause", "cont", "clear",
+		"nohitcount", "x=1,y=2", "onmax($x).save(a)",
+	};
+	struct hist_test_env *env = test->priv;
+	struct hist_attrs *attrs = &env->attrs;
+	size_t len = 0, i;
+	char text[160];
+
+	for (i = 0; i < ARRAY_SIZE(parts); i++)
+		len += scnprintf(text + len, sizeof(text) - len, "%s%s",
+				 i ? ":" : "", parts[i]);
+	KUNIT_ASSERT_LT(test, len, sizeof(text) - 1);
+	KUNIT_ASSERT_EQ(test, hist_test_attrs(env, text), 0);
+	KUNIT_EXPECT_STREQ(test, attrs->keys, "a,b");
+	KUNIT_EXPECT_STREQ(test, attrs->vals, "c,a");
+	KUNIT_EXPECT_STREQ(test, attrs->sort, "c.descending,a");
+	/* keys, vals and sort stay in the text, for error carets */
+	KUNIT_EXPECT_PTR_EQ(test, attrs->keys, &env->text[5]);
+	KUNIT_EXPECT_PTR_EQ(test, attrs->vals,
+			    env->text + (strstr(text, "vals=") - text) + 5);
+	KUNIT_EXPECT_PTR_EQ(test, attrs->sort,
+			    env->text + (strstr(text, "sort=") - text) + 5);
+	KUNIT_EXPECT_EQ(test, attrs->map_bits, 12);
+	KUNIT_EXPECT_STREQ(test, attrs->name, "foo");
+	/* error_log marks the whole "name=foo" */
+	KUNIT_EXPECT_PTR_EQ(test, attrs->name_at,
+			    (const char *)env->text +
+			    (strstr(text, "name=foo") - text));
+	KUNIT_EXPECT_STREQ(test, attrs->clock, "mono");
+	KUNIT_EXPECT_TRUE(test, attrs->pause);
+	KUNIT_EXPECT_TRUE(test, attrs->cont);
+	KUNIT_EXPECT_TRUE(test, attrs->clear);
+	KUNIT_EXPECT_TRUE(test, attrs->no_hitcount);
+	KUNIT_ASSERT_EQ(test, attrs->n_var_defs, 1);
+	KUNIT_EXPECT_STREQ(test, attrs->var_defs[0], "x=1,y=2");
+	KUNIT_ASSERT_EQ(test, attrs->n_action_defs, 1);
+	KUNIT_EXPECT_STREQ(test, attrs->action_defs[0], "onmax($x).save(a)");
+}
+
+static void hist_test_attrs_defaults(struct kunit *test)
+{
+	static const char several[] =
+		"keys=a:x=1:onmatch(sys.ev).trace(s,$x):y=$x+2:onchange($y).save(c)";
+	struct hist_test_env *env = test->priv;
+	struct hist_attrs *attrs = &env->attrs;
+
+	KUNIT_ASSERT_EQ(test, hist_test_attrs(env, "keys=a"), 0);
+	KUNIT_EXPECT_STREQ(test, attrs->keys, "a");
+	KUNIT_EXPECT_NULL(test, attrs->vals);
+	KUNIT_EXPECT_NULL(test, attrs->sort);
+	KUNIT_EXPECT_NULL(test, attrs->name);
+	KUNIT_EXPECT_STREQ(test, attrs->clock, "global");
+	KUNIT_EXPECT_EQ(test, attrs->map_bits, TRACING_MAP_BITS_DEFAULT);
+	KUNIT_EXPECT_FALSE(test, attrs->pause);
+	KUNIT_EXPECT_FALSE(test, attrs->cont);
+	KUNIT_EXPECT_FALSE(test, attrs->clear);
+	KUNIT_EXPECT_FALSE(test, attrs->no_hitcount);
+	KUNIT_EXPECT_EQ(test, attrs->n_var_defs, 0);
+	KUNIT_EXPECT_EQ(test, attrs->n_action_defs, 0);
+
+	/* the other spellings */
+	KUNIT_ASSERT_EQ(test, hist_test_attrs(env,
+					      "key=b:val=c:continue:NOHC"), 0);
+	KUNIT_EXPECT_STREQ(test, attrs->keys, "b");
+	KUNIT_EXPECT_STREQ(test, attrs->vals, "c");
+	KUNIT_EXPECT_TRUE(test, attrs->cont);
+	KUNIT_EXPECT_TRUE(test, attrs->no_hitcount);
+	KUNIT_EXPECT_FALSE(test, attrs->pause);
+	KUNIT_ASSERT_EQ(test, hist_test_attrs(env, "values=a:keys=c: pause"),
+			0);
+	KUNIT_EXPECT_STREQ(test, attrs->keys, "c");
+	KUNIT_EXPECT_STREQ(test, attrs->vals, "a");
+	KUNIT_EXPECT_TRUE(test, attrs->pause);
+
+	/* several variable groups and handlers, in their order */
+	KUNIT_ASSERT_EQ(test, hist_test_attrs(env, several), 0);
+	KUNIT_ASSERT_EQ(test, attrs->n_var_defs, 2);
+	KUNIT_EXPECT_STREQ(test, attrs->var_defs[0], "x=1");
+	KUNIT_EXPECT_STREQ(test, attrs->var_defs[1], "y=$x+2");
+	KUNIT_ASSERT_EQ(test, attrs->n_action_defs, 2);
+	KUNIT_EXPECT_STREQ(test, attrs->action_defs[0],
+			   "onmatch(sys.ev).trace(s,$x)");
+	KUNIT_EXPECT_STREQ(test, attrs->action_defs[1], "onchange($y).save(c)");
+}
+
+static void hist_test_attrs_size(struct kunit *test)
+{
+	static const struct {
+		const char	*size;
+		int		ret;
+		unsigned int	bits;
+	} cases[] = {
+		{ "3000", 0, 12 },
+		{ "65", 0, 7 },
+		{ "128", 0, 7 },
+		{ "129", 0, 8 },
+		{ "2048", 0, 11 },
+		{ "2049", 0, 12 },
+		{ "0x400", 0, 10 },
+		{ "64", -EINVAL },
+		{ "1", -EINVAL },
+		{ "0", -EINVAL },
+		{ "-1", -EINVAL },
+		{ "many", -EINVAL },
+		{ "", -EINVAL },
+	};
+	struct hist_test_env *env = test->priv;
+	unsigned long max = 1UL << HIST_MAP_BITS_MAX;
+	char text[32];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(text, sizeof(text), "keys=a:size=%s", cases[i].size);
+		KUNIT_EXPECT_EQ_MSG(test, hist_test_attrs(env, text),
+				    cases[i].ret, "%s", text);
+		if (!cases[i].ret)
+			KUNIT_EXPECT_EQ_MSG(test, env->attrs.map_bits,
+					    cases[i].bits, "%s", text);
+	}
+
+	/* the largest map there is, and one entry more */
+	snprintf(text, sizeof(text), "keys=a:size=%lu", max);
+	KUNIT_EXPECT_EQ_MSG(test, hist_test_attrs(env, text), 0, "%s", text);
+	KUNIT_EXPECT_EQ(test, env->attrs.map_bits, HIST_MAP_BITS_MAX);
+	snprintf(text, sizeof(text), "keys=a:size=%lu", max + 1);
+	KUNIT_EXPECT_EQ_MSG(test, hist_test_attrs(env, text), -EINVAL, "%s",
+			    text);
+}
+
+/* As many variable groups and handlers as a histogram holds, no more. */
+static void hist_test_attrs_limits(struct kunit *test)
+{
+	struct hist_test_env *env = test->priv;
+	char *text = kunit_kzalloc(test, sizeof(env->text), GFP_KERNEL);
+	size_t len;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	len = strscpy(text, "keys=a", sizeof(env->text));
+	for (i = 0; i < HIST_VARS_MAX; i++)
+		len += scnprintf(text + len, sizeof(env->text) - len,
+				 ":v%d=%d", i, i);
+	KUNIT_ASSERT_EQ(test, hist_test_attrs(env, text), 0);
+	KUNIT_EXPECT_EQ(test, env->attrs.n_var_defs, HIST_VARS_MAX);
+	KUNIT_EXPECT_STREQ(test, env->attrs.var_defs[HIST_VARS_MAX - 1],
+			   "v15=15");
+	scnprintf(text + len, sizeof(env->text) - len, ":v%d=0", i);
+	KUNIT_EXPECT_EQ(test, hist_test_attrs(env, text), -EINVAL);
+
+	len = strscpy(text, "keys=a", sizeof(env->text));
+	for (i = 0; i < HIST_ACTIONS_MAX; i++)
+		len += scnprintf(text + len, sizeof(env->text) - len,
+				 ":onmax($v).save(a)");
+	KUNIT_ASSERT_EQ(test, hist_test_attrs(env, text), 0);
+	KUNIT_EXPECT_EQ(test, env->attrs.n_action_defs, HIST_ACTIONS_MAX);
+	scnprintf(text + len, sizeof(env->text) - len, ":onmax($v).save(a)");
+	KUNIT_EXPECT_EQ(test, hist_test_attrs(env, text), -EINVAL);
+}
+
+static void hist_test_attrs_refused(struct kunit *test)
+{
+	static const char * const refused[] = {
+		"keys=a:bogus",			/* unknown word */
+		"keys=a:onmax",
+		"keys=a:keys=b",		/* given twice */
+		"keys=a:key=b",
+		"keys=a:vals=b:vals=c",
+		"keys=a:sort=a:sort=b",
+		"keys=a:name=x:name=y",
+		"keys=a:clock=x:clock=y",
+		"vals=c",			/* no keys */
+		"pause",
+		"keys=",			/* empty assignment */
+		"keys=a:vals=",
+	};
+	struct hist_test_env *env = test->priv;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(refused); i++)
+		KUNIT_EXPECT_EQ_MSG(test, hist_test_attrs(env, refused[i]),
+				    -EINVAL, "%s", refused[i]);
+}
+
+static struct kunit_case hist_test_cases[] = {
+	KUNIT_CASE(hist_test_div_const),
+	KUNIT_CASE(hist_test_div_random),
+	KUNIT_CASE(hist_test_expr_values),
+	KUNIT_CASE(hist_test_expr_fold),
+	KUNIT_CASE(hist_test_expr_div),
+	KUNIT_CASE(hist_test_expr_string),
+	KUNIT_CASE(hist_test_expr_modifiers),
+	KUNIT_CASE(hist_test_expr_own_var),
+	KUNIT_CASE(hist_test_expr_refused),
+	KUNIT_CASE(hist_test_attrs_all),
+	KUNIT_CASE(hist_test_attrs_defaults),
+	KUNIT_CASE(hist_test_attrs_size),
+	KUNIT_CASE(hist_test_attrs_limits),
+	KUNIT_CASE(hist_test_attrs_refused),
+	{}
+};
+
+static struct kunit_suite hist_test_suite = {
+	.name = "trace_hist",
+	.init = hist_test_init,
+	.exit = hist_test_exit,
+	.test_cases = hist_test_cases,
+};
+
+kunit_test_suite(hist_test_suite);
