@@ -63,10 +63,12 @@ count() { # "<label>: N passed, N failed[, N skipped]" lines on stdin
 	done
 }
 
+guest_died=0
 if [ ! -f "$results/status" ]; then
 	echo "guest: no result (status $guest_rc); console log: $results/console.log"
 	tail -n 40 "$results/console.log" 2>/dev/null || true
 	failed=$((failed + 1))
+	guest_died=1
 fi
 
 count < <(python3 "$TOP/scripts/results.py" --io "$results" \
@@ -98,6 +100,14 @@ if [ "$mode" = ours ]; then
 	count < <("$TOP/scripts/userspace.sh" 2>&1 || true)
 fi
 
+# A guest that died takes most results with it, and the reason scrolls
+# far up, before the lint and userspace output: repeat its last words
+# here, next to the summary, where a truncated CI log still shows them.
+if [ $guest_died = 1 ]; then
+	echo "check $mode: the guest died (status $guest_rc); its console ended:"
+	grep -v '^ok \|^not ok \|^#' "$results/console.log" 2>/dev/null |
+		tail -n 25 || true
+fi
 echo "check $mode: done in $(($(date +%s) - start))s"
 echo "check: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
