@@ -285,6 +285,84 @@ static struct hist_data *hist_of(struct event_trigger_data *data)
 	return data->private_data;
 }
 
+/*
+ * The trace clock of common_timestamp
+ * -----------------------------------
+ * A trigger that reads common_timestamp sets its trace array's clock
+ * (clock=, "global" when not named), as each one is attached.  The clock
+ * the array had before the first of them comes back when the last one is
+ * removed through tracefs, unless the clock was changed since by someone
+ * else, whose choice stands.  Like a write to trace_clock, a change of
+ * clock empties the buffer: its timestamps could not be compared.
+ *
+ * When the triggers go because their instance does, nothing is restored:
+ * the clock goes with the instance, and the removal holds trace_types_lock,
+ * which tracing_set_clock() takes.  hist_clock_restorable tells the two
+ * apart: it is set only around removals asked for through tracefs.
+ */
+struct hist_clock_user {
+	struct list_head	list;
+	struct trace_array	*tr;
+	unsigned int		users;
+	const char		*before;
+	const char		*ours;
+};
+
+/* Trace arrays with timestamp triggers, and the flag above; event_mutex. */
+static LIST_HEAD(hist_clock_users);
+static bool hist_clock_restorable;
+
+static struct hist_clock_user *hist_clock_user_of(struct trace_array *tr)
+{
+	struct hist_clock_user *cu;
+
+	list_for_each_entry(cu, &hist_clock_users, list)
+		if (cu->tr == tr)
+			return cu;
+	return NULL;
+}
+
+/* Set @tr's clock to @clock for a new timestamp trigger. */
+static int hist_clock_get(struct trace_array *tr, const char *clock)
+{
+	struct hist_clock_user *cu = hist_clock_user_of(tr);
+	bool first = !cu;
+	int ret;
+
+	if (first) {
+		cu = kzalloc(sizeof(*cu), GFP_KERNEL);
+		if (!cu)
+			return -ENOMEM;
+		cu->tr = tr;
+		cu->before = tracing_clock_name(tr);
+	}
+	ret = tracing_set_clock(tr, clock);
+	if (ret) {
+		if (first)
+			kfree(cu);
+		return ret;
+	}
+	cu->ours = tracing_clock_name(tr);
+	cu->users++;
+	if (first)
+		list_add(&cu->list, &hist_clock_users);
+	return 0;
+}
+
+/* A timestamp trigger of @tr is gone; the last one may restore the clock. */
+static void hist_clock_put(struct trace_array *tr)
+{
+	struct hist_clock_user *cu = hist_clock_user_of(tr);
+
+	if (WARN_ON_ONCE(!cu) || --cu->users)
+		return;
+	if (hist_clock_restorable && cu->before != cu->ours &&
+	    tracing_clock_name(tr) == cu->ours)
+		tracing_set_clock(tr, cu->before);
+	list_del(&cu->list);
+	kfree(cu);
+}
+
 static int hist_trigger_init(struct event_trigger_data *data)
 {
 	data->ref++;
@@ -315,8 +393,10 @@ static void hist_trigger_free(struct event_trigger_data *data)
 		hist_trigger_free(owner);
 		return;
 	}
-	if (hd->uses_timestamp)
+	if (hd->uses_timestamp) {
 		tracing_set_filter_buffering(hd->tr, false);
+		hist_clock_put(hd->tr);
+	}
 	hist_actions_detach(hd);
 	hist_vars_release(hd);
 	hist_data_destroy(hd);
@@ -394,6 +474,17 @@ static void hist_detach(struct event_trigger_data *data,
 	data->cmd_ops->free(data);
 }
 
+/* Remove a trigger because tracefs was asked to: the clock may go back. */
+static void hist_detach_restoring(struct event_trigger_data *data,
+				  struct trace_event_file *file)
+{
+	bool restorable = hist_clock_restorable;
+
+	hist_clock_restorable = true;
+	hist_detach(data, file);
+	hist_clock_restorable = restorable;
+}
+
 /* Another histogram reads our variables: we must stay. */
 static bool hist_in_use(struct event_trigger_data *data)
 {
@@ -413,7 +504,7 @@ static int hist_remove(const struct hist_parse_ctx *ctx,
 		hist_err(ctx, HIST_ERR_VAR_IN_USE, NULL);
 		return -EBUSY;
 	}
-	hist_detach(data, file);
+	hist_detach_restoring(data, file);
 	return 0;
 }
 
@@ -446,7 +537,7 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 	int ret;
 
 	if (hd->uses_timestamp && !data->named_data) {
-		ret = tracing_set_clock(file->tr, hd->attrs.clock);
+		ret = hist_clock_get(file->tr, hd->attrs.clock);
 		if (ret) {
 			hist_err(ctx, HIST_ERR_SET_CLOCK_FAIL,
 				 hd->attrs.clock_at);
@@ -479,8 +570,14 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 		hist_actions_detach(hd);
 	}
 out_clock:
-	if (hd->uses_timestamp && !data->named_data)
+	if (hd->uses_timestamp && !data->named_data) {
 		tracing_set_filter_buffering(file->tr, false);
+		bool restorable = hist_clock_restorable;
+
+		hist_clock_restorable = true;
+		hist_clock_put(file->tr);
+		hist_clock_restorable = restorable;
+	}
 	return ret;
 }
 
@@ -693,7 +790,7 @@ static void hist_cmd_unreg_all(struct trace_event_file *file)
 	list_for_each_entry_safe(data, n, &file->triggers, list)
 		if (data->cmd_ops->trigger_type == ETT_EVENT_HIST &&
 		    !hist_in_use(data))
-			hist_detach(data, file);
+			hist_detach_restoring(data, file);
 }
 
 static struct event_command hist_command = {
