@@ -859,19 +859,8 @@ static struct event_command hist_enable_command = {
 	.free		= event_enable_trigger_free,
 };
 
-static struct event_command hist_disable_command = {
-	.name		= DISABLE_HIST_STR,
-	.trigger_type	= ETT_HIST_ENABLE,
-	.parse		= event_enable_trigger_parse,
-	.reg		= event_enable_register_trigger,
-	.unreg		= event_enable_unregister_trigger,
-	.set_filter	= set_trigger_filter,
-	.trigger	= hist_enable_hit,
-	.count_func	= hist_enable_count,
-	.print		= event_enable_trigger_print,
-	.init		= event_trigger_init,
-	.free		= event_enable_trigger_free,
-};
+/* The same command under the other name: set up at registration. */
+static struct event_command hist_disable_command;
 
 /**
  * register_trigger_hist_enable_disable_cmds - add enable_hist, disable_hist
@@ -882,6 +871,8 @@ __init int register_trigger_hist_enable_disable_cmds(void)
 {
 	int ret;
 
+	hist_disable_command = hist_enable_command;
+	hist_disable_command.name = DISABLE_HIST_STR;
 	ret = register_event_command(&hist_enable_command);
 	if (WARN_ON(ret < 0))
 		return ret;
