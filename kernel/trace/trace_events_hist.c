@@ -263,6 +263,13 @@ static void hist_hit(struct event_trigger_data *data,
 	struct hist_hit hit __uninitialized;
 	u64 key[HIST_KEYS_MAX] __uninitialized;
 
+	/*
+	 * The core calls triggers without a record while a trigger that
+	 * needs none is alone on the event (TRIGGER_COND clear); a hist
+	 * trigger can be seen there in the moment it is added or removed.
+	 */
+	if (unlikely(!rec))
+		return;
 	hit.rec = rec;
 	hit.buffer = buffer;
 	hit.rbe = rbe;
