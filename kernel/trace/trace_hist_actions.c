@@ -223,9 +223,11 @@ void hist_actions_print_elt(struct seq_file *m, const struct hist_data *hd,
 			   tracing_map_read_var(elt, act->track_var));
 		for (j = 0; save && j < save->n_params; j++) {
 			val = tracing_map_read_var(elt, save->save_var[j]);
+			/* bounded: a hit may be rewriting the slot */
 			if (save->save_slot[j] >= 0)
-				seq_printf(m, "  %s: %-32s",
+				seq_printf(m, "  %s: %-32.*s",
 					   save->params[j].name,
+					   HIST_SLOT_SIZE - 1,
 					   (char *)(uintptr_t)val);
 			else
 				seq_printf(m, "  %s: %10llu",
