@@ -466,13 +466,14 @@ static int hist_parse_sort(const struct hist_parse_ctx *ctx,
 		const struct hist_field *hf;
 		char *mod;
 
-		if (hd->n_sort_keys == HIST_SORT_KEYS_MAX) {
-			hist_err(ctx, HIST_ERR_TOO_MANY_SORT_FIELDS, list);
-			return -EINVAL;
-		}
 		tok = strim(tok);
 		if (!*tok) {
 			hist_err(ctx, HIST_ERR_EMPTY_SORT_FIELD, list);
+			return -EINVAL;
+		}
+		/* counted before the last field allowed is looked at */
+		if (hd->n_sort_keys == HIST_SORT_KEYS_MAX - 1 && text) {
+			hist_err(ctx, HIST_ERR_TOO_MANY_SORT_FIELDS, list);
 			return -EINVAL;
 		}
 		mod = strchr(tok, '.');
