@@ -58,7 +58,8 @@
 /* References to other histograms' variables */
 #define HIST_REFS_MAX		TRACING_MAP_VARS_MAX
 #define HIST_ACTIONS_MAX	8
-#define HIST_PARAMS_MAX		16
+/* Parameters of an action, and field variables: a synthetic event's fields */
+#define HIST_PARAMS_MAX		SYNTH_FIELDS_MAX
 /* Binary operators in one expression, as upstream counts them */
 #define HIST_SUBEXPR_MAX	3
 /*

@@ -63,7 +63,7 @@ static const char * const hist_handler_names[] = {
  * @tracked: onmax/onchange: index of the tracked variable in @hd->vars
  * @track_var: onmax/onchange: map var holding the maximum or last value
  * @synth: trace: the synthetic event generated (its ->ref held)
- * @n_params: number of @params
+ * @n_params: number of @params (and of the three arrays after it)
  * @params: trace: the synthetic event's values; save: the fields saved
  * @param_at: where each parameter is in the command, for error_log;
  *	only valid while the command is being parsed
@@ -85,10 +85,10 @@ struct hist_action {
 	unsigned int		track_var;
 	struct synth_event	*synth;
 	unsigned int		n_params;
-	struct hist_field	params[HIST_PARAMS_MAX];
-	const char		*param_at[HIST_PARAMS_MAX];
-	unsigned int		save_var[HIST_PARAMS_MAX];
-	int			save_slot[HIST_PARAMS_MAX];
+	struct hist_field	*params;
+	const char		**param_at;
+	unsigned int		*save_var;
+	int			*save_slot;
 	u64			snap_val;
 	void			*snap_key;
 	bool			snap_taken;
@@ -105,7 +105,8 @@ struct hist_snap_cond {
 static void hist_emit(struct hist_data *hd, struct hist_action *act,
 		      struct hist_hit *hit)
 {
-	u64 vals[HIST_PARAMS_MAX];
+	/* every one of the event's fields is written before it is read */
+	u64 vals[HIST_PARAMS_MAX] __uninitialized;
 	unsigned int i;
 
 	for (i = 0; i < act->n_params; i++)
@@ -445,14 +446,26 @@ static int hist_parse_params(const struct hist_parse_ctx *ctx,
 			     struct hist_data *hd, struct hist_action *act,
 			     char *list)
 {
+	unsigned int n = 1;
 	char *tok;
 	int ret;
 
+	/* as many as a synthetic event has fields, sized to the list */
+	for (tok = list; (tok = strchr(tok, ',')); tok++)
+		n++;
+	if (n > HIST_PARAMS_MAX) {
+		hist_err(ctx, HIST_ERR_TOO_MANY_PARAMS, NULL);
+		return -EINVAL;
+	}
+	act->params = kcalloc(n, sizeof(*act->params), GFP_KERNEL);
+	act->param_at = kcalloc(n, sizeof(*act->param_at), GFP_KERNEL);
+	act->save_var = kcalloc(n, sizeof(*act->save_var), GFP_KERNEL);
+	act->save_slot = kcalloc(n, sizeof(*act->save_slot), GFP_KERNEL);
+	if (!act->params || !act->param_at || !act->save_var ||
+	    !act->save_slot)
+		return -ENOMEM;
+
 	while ((tok = strsep(&list, ",")) != NULL) {
-		if (act->n_params == HIST_PARAMS_MAX) {
-			hist_err(ctx, HIST_ERR_TOO_MANY_PARAMS, tok);
-			return -EINVAL;
-		}
 		act->param_at[act->n_params] = skip_spaces(tok);
 		ret = hist_parse_param(ctx, file, hd, tok,
 				       &act->params[act->n_params]);
@@ -781,6 +794,10 @@ void hist_actions_free(struct hist_data *hd)
 			act->synth->ref--;
 		for (j = 0; j < act->n_params; j++)
 			hist_field_release(&act->params[j]);
+		kfree(act->params);
+		kfree(act->param_at);
+		kfree(act->save_var);
+		kfree(act->save_slot);
 		kfree(act->snap_key);
 		kfree(act->arg);
 		kfree(act->text);
