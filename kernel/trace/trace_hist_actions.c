@@ -310,8 +310,8 @@ hist_find_compatible(struct trace_event_file *file, const struct hist_data *hd)
  * "synthetic_<field>" of a histogram on that event keyed like ours.
  */
 static int hist_field_var_param(const struct hist_parse_ctx *ctx,
-				struct hist_data *hd, char *text,
-				char *system, char *event, char *field,
+				struct hist_data *hd, char *system,
+				char *event, char *field,
 				struct hist_field *hf)
 {
 	struct event_trigger_data *compat, *data;
@@ -326,13 +326,15 @@ static int hist_field_var_param(const struct hist_parse_ctx *ctx,
 	if (!var)
 		return -ENOMEM;
 	ret = -EINVAL;
+	/* errors point at the field name, where upstream's do */
 	file = __find_event_file(hd->tr, system, event);
 	if (!file) {
-		hist_err(ctx, HIST_ERR_EVENT_FILE_NOT_FOUND, text);
+		hist_err(ctx, HIST_ERR_EVENT_FILE_NOT_FOUND, field);
 		goto out;
 	}
-	if (!trace_find_event_field(file->event_call, field)) {
-		hist_err(ctx, HIST_ERR_FIELD_VAR_PARSE_FAIL, text);
+	compat = hist_find_compatible(file, hd);
+	if (!compat) {
+		hist_err(ctx, HIST_ERR_HIST_NOT_FOUND, field);
 		goto out;
 	}
 	data = NULL;
@@ -343,9 +345,10 @@ static int hist_field_var_param(const struct hist_parse_ctx *ctx,
 			data = chd->trigger;
 		goto share;
 	}
-	compat = hist_find_compatible(file, hd);
-	if (!compat) {
-		hist_err(ctx, HIST_ERR_HIST_NOT_FOUND, text);
+	if (!trace_find_event_field(file->event_call, field)) {
+		/* what making the histogram would have said, then this */
+		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, field);
+		hist_err(ctx, HIST_ERR_HIST_CREATE_FAIL, field);
 		goto out;
 	}
 	chd = compat->private_data;
@@ -366,13 +369,13 @@ static int hist_field_var_param(const struct hist_parse_ctx *ctx,
 	ret = hist_trigger_add(file, cmd, &data);
 	kfree(cmd);
 	if (ret) {
-		hist_err(ctx, HIST_ERR_FIELD_VAR_CREATE_FAIL, text);
+		hist_err(ctx, HIST_ERR_HIST_CREATE_FAIL, field);
 		goto out;
 	}
 	((struct hist_data *)data->private_data)->field_var_hist = true;
 share:
 	if (data && hd->n_field_var_hists == HIST_PARAMS_MAX) {
-		hist_err(ctx, HIST_ERR_TOO_MANY_FIELD_VARS, text);
+		hist_err(ctx, HIST_ERR_TOO_MANY_FIELD_VARS, field);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -437,7 +440,7 @@ static int hist_parse_param(const struct hist_parse_ctx *ctx,
 		hf->spec = kstrdup(text, GFP_KERNEL);
 		return hf->spec ? 0 : -ENOMEM;
 	}
-	return hist_field_var_param(ctx, hd, text, text, dot1 + 1, dot2 + 1,
+	return hist_field_var_param(ctx, hd, text, dot1 + 1, dot2 + 1,
 				    hf);
 }
 
