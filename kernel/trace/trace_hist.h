@@ -468,9 +468,8 @@ int hist_trigger_add(struct trace_event_file *file, char *text,
 		     struct event_trigger_data **datap);
 void hist_trigger_remove(struct event_trigger_data *data);
 
-/* Errors, in the order and wording of upstream's error_log messages. */
+/* Errors; those upstream logs too are worded as upstream's are. */
 enum {
-	HIST_ERR_NONE,
 	HIST_ERR_NAMED_MISMATCH,
 	HIST_ERR_TRIGGER_EEXIST,
 	HIST_ERR_TRIGGER_ENOENT_CLEAR,
@@ -501,20 +500,15 @@ enum {
 	HIST_ERR_EVENT_FILE_NOT_FOUND,
 	HIST_ERR_HIST_NOT_FOUND,
 	HIST_ERR_HIST_CREATE_FAIL,
-	HIST_ERR_SYNTH_VAR_NOT_FOUND,
 	HIST_ERR_SYNTH_EVENT_NOT_FOUND,
 	HIST_ERR_SYNTH_TYPE_MISMATCH,
 	HIST_ERR_SYNTH_COUNT_MISMATCH,
-	HIST_ERR_FIELD_VAR_PARSE_FAIL,
-	HIST_ERR_VAR_CREATE_FIND_FAIL,
 	HIST_ERR_ONX_NOT_VAR,
 	HIST_ERR_ONX_VAR_NOT_FOUND,
-	HIST_ERR_FIELD_VAR_CREATE_FAIL,
 	HIST_ERR_TOO_MANY_PARAMS,
 	HIST_ERR_PARAM_NOT_FOUND,
 	HIST_ERR_INVALID_PARAM,
 	HIST_ERR_ACTION_NOT_FOUND,
-	HIST_ERR_NO_SAVE_PARAMS,
 	HIST_ERR_TOO_MANY_SAVE_ACTIONS,
 	HIST_ERR_ACTION_MISMATCH,
 	HIST_ERR_NO_CLOSING_PAREN,

@@ -20,7 +20,6 @@
 #include "trace_hist.h"
 
 static const char * const hist_err_text[HIST_ERR_MAX] = {
-	[HIST_ERR_NONE]			= "No error",
 	[HIST_ERR_NAMED_MISMATCH]	=
 		"Named hist trigger doesn't match existing named trigger (includes variables)",
 	[HIST_ERR_TRIGGER_EEXIST]	= "Hist trigger already exists",
@@ -53,20 +52,15 @@ static const char * const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_EVENT_FILE_NOT_FOUND]	= "Event file not found",
 	[HIST_ERR_HIST_NOT_FOUND]	= "Matching event histogram not found",
 	[HIST_ERR_HIST_CREATE_FAIL]	= "Couldn't create histogram for field",
-	[HIST_ERR_SYNTH_VAR_NOT_FOUND]	= "Couldn't find synthetic variable",
 	[HIST_ERR_SYNTH_EVENT_NOT_FOUND] = "Couldn't find synthetic event",
 	[HIST_ERR_SYNTH_TYPE_MISMATCH]	= "Param type doesn't match synthetic event field type",
 	[HIST_ERR_SYNTH_COUNT_MISMATCH]	= "Param count doesn't match synthetic event field count",
-	[HIST_ERR_FIELD_VAR_PARSE_FAIL]	= "Couldn't parse field variable",
-	[HIST_ERR_VAR_CREATE_FIND_FAIL]	= "Couldn't create or find variable",
 	[HIST_ERR_ONX_NOT_VAR]		= "For onmax(x) or onchange(x), x must be a variable",
 	[HIST_ERR_ONX_VAR_NOT_FOUND]	= "Couldn't find onmax or onchange variable",
-	[HIST_ERR_FIELD_VAR_CREATE_FAIL] = "Couldn't create field variable",
 	[HIST_ERR_TOO_MANY_PARAMS]	= "Too many action params",
 	[HIST_ERR_PARAM_NOT_FOUND]	= "Couldn't find param",
 	[HIST_ERR_INVALID_PARAM]	= "Invalid action param",
 	[HIST_ERR_ACTION_NOT_FOUND]	= "No action found",
-	[HIST_ERR_NO_SAVE_PARAMS]	= "No params found for save()",
 	[HIST_ERR_TOO_MANY_SAVE_ACTIONS] = "Can't have more than one save() action per hist",
 	[HIST_ERR_ACTION_MISMATCH]	= "Handler doesn't support action",
 	[HIST_ERR_NO_CLOSING_PAREN]	= "No closing paren found",
