@@ -654,14 +654,17 @@ static int hist_command_run(struct trace_event_file *file, bool remove,
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (!param_and_filter || !*param_and_filter)
-		return -EINVAL;
+	/* a bare "hist" is parsed too, so that error_log says what it lacks */
+	if (!param_and_filter)
+		param_and_filter = "";
 
 	text = kstrdup(param_and_filter, GFP_KERNEL);
 	loc = kasprintf(GFP_KERNEL, HIST_PREFIX "%s:%s",
 			file->event_call->class->system,
 			trace_event_name(file->event_call));
-	cmd_text = kasprintf(GFP_KERNEL, HIST_PREFIX "%s", param_and_filter);
+	cmd_text = *param_and_filter ?
+		   kasprintf(GFP_KERNEL, HIST_PREFIX "%s", param_and_filter) :
+		   kstrdup("hist", GFP_KERNEL);
 	if (!text || !loc || !cmd_text) {
 		ret = -ENOMEM;
 		goto out;

@@ -207,6 +207,9 @@ int hist_parse_attrs(const struct hist_parse_ctx *ctx, char *param,
 	int ret;
 
 	attrs->map_bits = TRACING_MAP_BITS_DEFAULT;
+	/* an empty command lacks keys; it is not an unknown empty word */
+	if (!*param)
+		param = NULL;
 	while ((token = strsep(&param, ":")) != NULL) {
 		token = skip_spaces(token);
 		val = strchr(token, '=');
