@@ -13,7 +13,8 @@ ID is ftrace:PATH (PATH relative to test.d, ':instance' appended for the
 instance run), kunit:SUITE.CASE or boot:NAME (a boot of its own, whose
 run.sh results check.sh keeps in IO/boot/NAME; it passes if its command
 exits 0). RESULT is pass, xfail, unsupported or untested; anything but
-pass must say why.
+pass must say why. With --reference (the upstream kernel's file), fail is
+allowed too: a test of ours that checks what upstream does not do.
 """
 
 import argparse
@@ -32,7 +33,7 @@ KUNIT_RESULTS = {'PASS': 'pass', 'FAIL': 'fail', 'SKIP': 'unsupported',
 		 'ERROR': 'error'}
 
 
-def read_expected(path):
+def read_expected(path, allowed=ALLOWED):
 	expected, errors = {}, []
 	with open(path) as f:
 		for n, line in enumerate(f, 1):
@@ -46,7 +47,7 @@ def read_expected(path):
 				errors.append(f'{where}: want "ID RESULT [-- WHY]"')
 				continue
 			tid, res = words
-			if res not in ALLOWED:
+			if res not in allowed:
 				errors.append(f'{where}: result "{res}" is not allowed')
 			elif res != 'pass' and not why.strip():
 				errors.append(f'{where}: {res} without a reason')
@@ -140,6 +141,9 @@ def main():
 	ap.add_argument('--io', required=True, help='the guest run results dir')
 	ap.add_argument('--expected', required=True)
 	ap.add_argument('--kunit-py', required=True)
+	ap.add_argument('--reference', action='store_true',
+			help='the expected file is the reference kernel\'s: '
+			'fail is allowed')
 	ap.add_argument('--write', action='store_true',
 			help='print the results in the expected-file format')
 	args = ap.parse_args()
@@ -153,7 +157,8 @@ def main():
 			print(f'{tid} {got[tid][0]}')
 		return 0
 
-	expected, errors = read_expected(args.expected)
+	allowed = ALLOWED | {'fail'} if args.reference else ALLOWED
+	expected, errors = read_expected(args.expected, allowed)
 	for e in errors:
 		print(f'expected-results: {e}')
 
