@@ -8,6 +8,11 @@
 # stays incremental. Prints the commit id.
 . "$(dirname "$0")/lib.sh"
 
+# One at a time: two makes at once (a build and a check) would share the
+# index files and the worktree.
+mkdir -p "$BUILD"
+exec 9>"$BUILD/.tree.lock"
+flock 9
 "$TOP/scripts/base.sh"
 harness_identity
 removed=$(removal_commit)
