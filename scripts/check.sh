@@ -6,50 +6,174 @@
 # check boot-time synthetic events, hold the results against
 # scripts/expected/<mode>.txt, then (ours mode) lint our files and run the
 # userspace harnesses. Ends with one line: "check: N passed, N failed, N skipped".
+#
+# Each phase prints "phase: NAME Ns" (.ci/run sums them up).
+#
+# T=REGEX (the quick loop): only the tests whose ID (as in the expected
+# file: ftrace:trigger/trigger-hist.tc, kunit:trace_hist.hist_test_div_const,
+# boot:synthetic-events) matches the Python regular expression REGEX, with
+# no lint and no userspace harnesses. A .tc file runs when its ID or its
+# :instance ID matches; KUnit is switched off at boot when no kunit: ID
+# matches, and the bootconfig boot is skipped when boot:synthetic-events
+# does not.
+#
+# The debug kernel (DEBUG=1) runs DEBUG_SET below unless FULL=1.
 . "$(dirname "$0")/lib.sh"
 
 mode=$(mode_of "${REF:-0}" "${DEBUG:-0}")
 base_mode=${mode%-debug}
 expected=$TOP/scripts/expected/$base_mode.txt
 results=$BUILD/results-$mode
+select=${T:-}
+full=${FULL:-0}
 start=$(date +%s)
 
-"$TOP/scripts/deps.sh"
-"$TOP/scripts/build.sh" "$mode"
+# The tests the debug kernel skips unless FULL=1: upstream's trigger tests
+# of the other trigger commands (traceon/off, enable/disable_event, filter,
+# snapshot, stacktrace), which run none of our code beyond what the ours
+# pass already covers. Every hist and synthetic-event test, its :instance
+# run, our KUnit suites and the bootconfig boot stay: the debug pass exists
+# to run each path of ours once under KASAN, lockdep, UBSAN and kmemleak.
+DEBUG_OMIT='^ftrace:trigger/trigger-(eventonoff|filter|snapshot|stacktrace|traceonoff|trace-marker-snapshot)\.tc'
+
+omit=
+case $mode in *-debug) [ "$full" = 1 ] || omit=$DEBUG_OMIT ;; esac
+
+# phase NAME COMMAND...: run COMMAND, then say how long it took.
+phase() {
+	local name=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	"$@" || rc=$?
+	echo "phase: $name $(($(date +%s) - t0))s" >&2
+	return $rc
+}
+
+# wanted: of the lines on stdin, "ID [ID...]", print each whose first word
+# is the key of a test ID selected by T= and not left out by the debug set
+# (for a .tc, its plain and its :instance ID).
+wanted() {
+	python3 -c 'import re, sys
+sel, omit = sys.argv[1:]
+def ok(tid):
+	return (not sel or re.search(sel, tid)) and not (omit and re.search(omit, tid))
+for line in sys.stdin:
+	words = line.split()
+	if words and any(ok(w) for w in words[1:] or words):
+		print(words[0])' "$select" "$omit"
+}
+
+phase deps "$TOP/scripts/deps.sh"
+case $mode in
+ref*) phase base "$TOP/scripts/base.sh" ;;
+*) phase base "$TOP/scripts/tree.sh" >/dev/null ;;
+esac
+phase "build-$mode" "$TOP/scripts/build.sh" "$mode"
 # The tests always come from our tree: upstream's own plus ours, so the
 # reference is measured against exactly the same scripts.
 [ "$base_mode" = ours ] || "$TOP/scripts/tree.sh" >/dev/null
 ftdir=$SRC_OURS/tools/testing/selftests/ftrace
 
-tests="test.d/trigger test.d/dynevent/add_remove_synth.tc"
-for t in $(overlay_files | grep '^tools/testing/selftests/ftrace/test.d/.*\.tc$' |
-	   grep -v '/test.d/trigger/' || true); do
-	tests="$tests ${t#tools/testing/selftests/ftrace/}"
-done
+candidates=$( (cd "$ftdir" && find test.d/trigger -name '*.tc' | sort
+	       echo test.d/dynevent/add_remove_synth.tc
+	       overlay_files | grep '^tools/testing/selftests/ftrace/test.d/.*\.tc$' |
+		       grep -v '/test.d/trigger/' |
+		       sed 's|^tools/testing/selftests/ftrace/||') | awk '!seen[$0]++')
+tests=$(for t in $candidates; do
+	echo "$t ftrace:${t#test.d/} ftrace:${t#test.d/}:instance"
+done | wanted)
 
-note "check $mode: booting, running KUnit and ftracetest"
+kunit_on=1
+if [ -n "$select" ] &&
+   [ -z "$(grep -o '^kunit:[^ ]*' "$expected" | wanted)" ]; then
+	kunit_on=0
+fi
+kargs=
+[ $kunit_on = 1 ] || kargs=1
+# The guests: the tests are split into SHARDS parts (default: one per host
+# core), each booted as a guest of its own, all at once. A test runs
+# mostly on one CPU and spends its time in processes and file operations
+# that cannot overlap within one tracefs, so separate guests are what
+# keeps every core busy. Parts are balanced by weight: a .tc counts 1, 2
+# with its :instance run; KUnit runs in part 0 only, and the bootconfig
+# boot (see below) follows the last part.
+shards=${SHARDS:-$(nproc)}
 timeout_s=2400
-case $mode in *-debug) timeout_s=4800 ;; esac
-guest_rc=0
-# shellcheck disable=SC2086
-"$TOP/scripts/run.sh" -q -t "$timeout_s" -o "$results" "$mode" -- \
-	"$TOP/scripts/guest-check.sh" "$ftdir" $tests >/dev/null || guest_rc=$?
-note "check $mode: guest finished with status $guest_rc after $(($(date +%s) - start))s"
+boot_timeout=300
+case $mode in *-debug) timeout_s=4800 boot_timeout=1200 ;; esac
+boot_on=0
+[ -z "$(echo boot:synthetic-events | wanted)" ] || boot_on=1
 
+plan=$(for t in $tests; do
+	w=1
+	grep -q '^#[ \t]*flags:.*instance' "$ftdir/$t" && w=2
+	echo "$t $w"
+done | python3 -c 'import sys
+shards, kunit, boot = map(int, sys.argv[1:])
+tests = [l.split() for l in sys.stdin if l.strip()]
+shards = max(1, min(shards, len(tests) or 1))
+load = [0] * shards
+load[0] += 2 * kunit
+load[-1] += 3 * boot
+parts = [[] for _ in range(shards)]
+for t, w in sorted(tests, key=lambda x: -int(x[1])):
+	k = load.index(min(load))
+	parts[k].append(t)
+	load[k] += int(w)
+for k, p in enumerate(parts):
+	print(k, *sorted(p))' "$shards" "$kunit_on" "$boot_on")
+
+# One part: its ftracetest run (and KUnit in part 0), then, in the last
+# part, the bootconfig boot.
+#
 # Boot-time tracing: synthetic events that a bootconfig defines at boot
-# cannot be checked above (ftracetest removes every dynamic event before
-# each test), so the same kernel boots a second time, briefly, with
+# cannot be checked by ftracetest (it removes every dynamic event before
+# each test), so the same kernel boots once more, briefly, with
 # "bootconfig" on its command line: the bootconfig embedded in it
 # (scripts/config/boot-synth.bconf) is applied, and guest-boot-synth.sh
-# checks the outcome, test boot:synthetic-events (results.py). The KUnit
-# suites ran in the main boot already: kunit.enable=0.
-boot_start=$(date +%s)
-boot_timeout=300
-case $mode in *-debug) boot_timeout=1200 ;; esac
-"$TOP/scripts/run.sh" -q -a "bootconfig kunit.enable=0" -t "$boot_timeout" \
-	-o "$results/boot/synthetic-events" "$mode" -- \
-	"$TOP/scripts/guest-boot-synth.sh" >/dev/null || true
-note "check $mode: boot with bootconfig done after $(($(date +%s) - boot_start))s"
+# checks the outcome, test boot:synthetic-events (results.py). KUnit ran
+# in part 0 already: kunit.enable=0.
+run_part() { # K LAST TEST...
+	local k=$1 last=$2 t0 args=""
+	shift 2
+	t0=$(date +%s)
+	[ "$k" = 0 ] && [ $kunit_on = 1 ] || args="kunit.enable=0"
+	if [ $# -gt 0 ] || [ -z "$args" ]; then
+		# With no test file, ftracetest would run them all: KUnit only.
+		local cmd=("$TOP/scripts/guest-check.sh" "$ftdir" "$@")
+		[ $# -gt 0 ] || cmd=(true)
+		# shellcheck disable=SC2086
+		"$TOP/scripts/run.sh" -q -t "$timeout_s" ${args:+-a "$args"} \
+			-o "$results/guest-$k" "$mode" -- "${cmd[@]}" >/dev/null ||
+			echo "$?" >"$results/guest-$k.rc"
+	fi
+	if [ "$last" = 1 ] && [ $boot_on = 1 ]; then
+		"$TOP/scripts/run.sh" -q -a "bootconfig kunit.enable=0" \
+			-t "$boot_timeout" -o "$results/boot/synthetic-events" \
+			"$mode" -- "$TOP/scripts/guest-boot-synth.sh" >/dev/null || true
+	fi
+	note "check $mode: part $k ($# files) done in $(($(date +%s) - t0))s"
+}
+
+run_parts() {
+	local k last n pids=""
+	n=$(echo "$plan" | grep -c .)
+	while read -r k rest; do
+		last=0
+		[ "$k" = $((n - 1)) ] && last=1
+		# shellcheck disable=SC2086
+		run_part "$k" "$last" $rest &
+		pids="$pids $!"
+	done <<<"$plan"
+	# shellcheck disable=SC2086
+	wait $pids
+}
+
+rm -rf "$results"
+mkdir -p "$results"
+note "check $mode: $(echo $tests | wc -w) test files in $(echo "$plan" | grep -c .) guests${kargs:+, no KUnit}"
+phase "guest-$mode" run_parts
+note "check $mode: guests finished after $(($(date +%s) - start))s"
 
 passed=0 failed=0 skipped=0
 count() { # "<label>: N passed, N failed[, N skipped]" lines on stdin
@@ -63,29 +187,31 @@ count() { # "<label>: N passed, N failed[, N skipped]" lines on stdin
 	done
 }
 
-guest_died=0
-if [ ! -f "$results/status" ]; then
-	echo "guest: no result (status $guest_rc); console log: $results/console.log"
-	tail -n 40 "$results/console.log" 2>/dev/null || true
+guest_died=""
+for g in "$results"/guest-*/; do
+	g=${g%/}
+	[ ! -f "$g/status" ] || continue
+	echo "guest: no result from ${g##*/} (status $(cat "$g.rc" 2>/dev/null || echo unknown)); console log: $g/console.log"
+	tail -n 40 "$g/console.log" 2>/dev/null || true
 	failed=$((failed + 1))
-	guest_died=1
-fi
+	guest_died="$guest_died $g"
+done
 
 # The reference may fail a test of ours that checks what only ours does.
 ref_flag=
 [ "$base_mode" = ref ] && ref_flag=--reference
 # shellcheck disable=SC2086
 count < <(python3 "$TOP/scripts/results.py" --io "$results" $ref_flag \
-	--expected "$expected" \
+	--expected "$expected" --select "$select" --omit "$omit" \
 	--kunit-py "$(src_of "$mode")/tools/testing/kunit/kunit.py" || true)
 
 # A debug kernel's checkers speak through the kernel log, of both boots.
 case $mode in
 *-debug)
 	reports=$(grep -E 'BUG:|WARNING:|KASAN|UBSAN|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|Call Trace' \
-		"$results/dmesg" "$results/console.log" \
+		"$results"/guest-*/dmesg "$results"/guest-*/console.log \
 		"$results"/boot/*/dmesg "$results"/boot/*/console.log 2>/dev/null || true)
-	leaks=$(cat "$results/kmemleak" "$results"/boot/*/kmemleak 2>/dev/null || true)
+	leaks=$(cat "$results"/guest-*/kmemleak "$results"/boot/*/kmemleak 2>/dev/null || true)
 	if [ -n "$reports" ] || [ -n "$leaks" ]; then
 		echo "debug: kernel reports found:"
 		echo "$reports" | head -n 60
@@ -99,19 +225,19 @@ case $mode in
 	;;
 esac
 
-if [ "$mode" = ours ]; then
-	count < <("$TOP/scripts/lint.sh" 2>&1 || true)
-	count < <("$TOP/scripts/userspace.sh" 2>&1 || true)
+if [ "$mode" = ours ] && [ -z "$select" ]; then
+	count < <(phase lint "$TOP/scripts/lint.sh" 2>&1 || true)
+	count < <(phase userspace "$TOP/scripts/userspace.sh" 2>&1 || true)
 fi
 
 # A guest that died takes most results with it, and the reason scrolls
 # far up, before the lint and userspace output: repeat its last words
 # here, next to the summary, where a truncated CI log still shows them.
-if [ $guest_died = 1 ]; then
-	echo "check $mode: the guest died (status $guest_rc); its console ended:"
-	grep -v '^ok \|^not ok \|^#' "$results/console.log" 2>/dev/null |
+for g in $guest_died; do
+	echo "check $mode: the guest ${g##*/} died; its console ended:"
+	grep -v '^ok \|^not ok \|^#' "$g/console.log" 2>/dev/null |
 		tail -n 25 || true
-fi
+done
 echo "check $mode: done in $(($(date +%s) - start))s"
 echo "check: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -12,7 +12,8 @@ Results file format, one test a line ('#' starts a comment):
 ID is ftrace:PATH (PATH relative to test.d, ':instance' appended for the
 instance run), kunit:SUITE.CASE or boot:NAME (a boot of its own, whose
 run.sh results check.sh keeps in IO/boot/NAME; it passes if its command
-exits 0). RESULT is pass, xfail, unsupported or untested; anything but
+exits 0). The tests ran in the guests whose run.sh results are in
+IO/guest-K (several at once), or in IO itself. RESULT is pass, xfail, unsupported or untested; anything but
 pass must say why. With --reference (the upstream kernel's file), fail is
 allowed too: a test of ours that checks what upstream does not do.
 """
@@ -144,12 +145,25 @@ def main():
 	ap.add_argument('--reference', action='store_true',
 			help='the expected file is the reference kernel\'s: '
 			'fail is allowed')
+	ap.add_argument('--select', default='',
+			help='a regex: listed tests whose ID it does not match '
+			'were not asked to run (make check T=)')
+	ap.add_argument('--omit', default='',
+			help='a regex: listed tests whose ID it matches were '
+			'not asked to run (the debug set)')
 	ap.add_argument('--write', action='store_true',
 			help='print the results in the expected-file format')
 	args = ap.parse_args()
 
-	got = ftrace_results(os.path.join(args.io, 'ftrace'))
-	got.update(kunit_results(os.path.join(args.io, 'dmesg'), args.kunit_py))
+	# check.sh runs the tests in several guests at once, each keeping
+	# its run.sh results in IO/guest-K; a single run's IO is one of them.
+	guests = sorted(glob.glob(os.path.join(args.io, 'guest-*', ''))) or \
+		[args.io]
+	got = {}
+	for g in guests:
+		got.update(ftrace_results(os.path.join(g, 'ftrace')))
+		got.update(kunit_results(os.path.join(g, 'dmesg'),
+					 args.kunit_py))
 	got.update(boot_results(os.path.join(args.io, 'boot')))
 
 	if args.write:
@@ -162,9 +176,16 @@ def main():
 	for e in errors:
 		print(f'expected-results: {e}')
 
+	def asked(tid):
+		if args.select and not re.search(args.select, tid):
+			return False
+		return not (args.omit and re.search(args.omit, tid))
+
 	passed = skipped = 0
 	bad = []
 	for tid in sorted(set(got) | set(expected)):
+		if tid not in got and not asked(tid):
+			continue
 		res, log = got.get(tid, ('did-not-run', None))
 		want = expected.get(tid, 'unlisted')
 		if res != want:
