@@ -191,14 +191,23 @@ static int hist_resolve_field(const struct hist_parse_ctx *ctx,
 	hf->offset = field->offset;
 	hf->size = field->size;
 	hf->is_signed = field->is_signed;
-	if (field->filter_type == FILTER_STACKTRACE ||
-	    ((hf->flags & HIST_FIELD_FL_STACKTRACE) &&
-	     strstr(field->type, "long["))) {
+	if (field->filter_type == FILTER_STACKTRACE) {
 		/* a stack a synthetic event carries in its record */
 		hf->flags |= HIST_FIELD_FL_STACKTRACE;
 		hf->fetch = HIST_FETCH_STACK_FIELD;
 		hf->size = HIST_STACK_BYTES;
 		return 0;
+	}
+	/*
+	 * Only such a field is read as a stack: its first word is a data_loc
+	 * that the record's writer made.  In any other field, an unsigned
+	 * long[N] included, those bytes are data (a syscall's first argument,
+	 * chosen by any task), and taking them for an offset and a length
+	 * would read outside the record on every hit.
+	 */
+	if (hf->flags & HIST_FIELD_FL_STACKTRACE) {
+		hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER, name);
+		return -EINVAL;
 	}
 	switch (field->filter_type) {
 	case FILTER_STATIC_STRING:
