@@ -379,8 +379,16 @@ share:
 		ret = -EINVAL;
 		goto out;
 	}
-	if (data)
+	if (data) {
+		/*
+		 * Our own reference, apart from the variable's: the removal
+		 * of an instance may free that histogram through its event
+		 * before it frees us, and hist_actions_free() still looks at
+		 * it then.
+		 */
+		data->ref++;
 		hd->field_var_hists[hd->n_field_var_hists++] = data;
+	}
 	/* the reference to the variable, named the way a user would */
 	ref = kasprintf(GFP_KERNEL, "%s.%s.$%s", system, event, var);
 	ret = ref ? hist_ref_add(ctx, hd, ref, hf, true) : -ENOMEM;
@@ -808,14 +816,16 @@ void hist_actions_free(struct hist_data *hd)
 	}
 	hd->n_actions = 0;
 	/*
-	 * Our references to them are gone (hist_vars_release()); one that
-	 * another trigger still reads stays for that trigger to remove.
+	 * Our variable references to them are gone (hist_vars_release()); one
+	 * that another trigger still reads stays for that trigger to remove.
+	 * Then our own reference goes, which frees what nothing else holds.
 	 */
 	for (i = 0; i < hd->n_field_var_hists; i++) {
 		struct event_trigger_data *data = hd->field_var_hists[i];
 
 		if (!((struct hist_data *)data->private_data)->users)
 			hist_trigger_remove(data);
+		data->cmd_ops->free(data);
 	}
 	hd->n_field_var_hists = 0;
 }
