@@ -302,10 +302,13 @@ static struct hist_data *hist_of(struct event_trigger_data *data)
  * else, whose choice stands.  Like a write to trace_clock, a change of
  * clock empties the buffer: its timestamps could not be compared.
  *
- * When the triggers go because their instance does, nothing is restored:
- * the clock goes with the instance, and the removal holds trace_types_lock,
- * which tracing_set_clock() takes.  hist_clock_restorable tells the two
- * apart: it is set only around removals asked for through tracefs.
+ * When the triggers go because their instance does, nothing is given
+ * back: the clock and the filter-buffering count go with the instance,
+ * and the removal holds trace_types_lock, which tracing_set_clock() and
+ * tracing_set_filter_buffering() take.  hist_clock_restorable tells the
+ * two apart: it is set only while a write to a trigger file, its
+ * truncation, or a hist file reader dropping the last reference to a
+ * removed trigger is at work, none of which holds that lock.
  */
 struct hist_clock_user {
 	struct list_head	list;
@@ -401,7 +404,9 @@ static void hist_trigger_free(struct event_trigger_data *data)
 		return;
 	}
 	if (hd->uses_timestamp) {
-		tracing_set_filter_buffering(hd->tr, false);
+		/* not when an instance goes: see hist_clock_restorable */
+		if (hist_clock_restorable)
+			tracing_set_filter_buffering(hd->tr, false);
 		hist_clock_put(hd->tr);
 	}
 	hist_actions_detach(hd);
@@ -513,6 +518,26 @@ static int hist_remove(const struct hist_parse_ctx *ctx,
 	}
 	hist_detach_restoring(data, file);
 	return 0;
+}
+
+/**
+ * hist_trigger_put - drop a reference a reader of the hist file took
+ * @data: the trigger
+ *
+ * The user may have removed the trigger meanwhile, so this may free it,
+ * and that must give back its clock and filter buffering as the removal
+ * would have: set hist_clock_restorable around it.
+ *
+ * Context: event_mutex held, trace_types_lock not held.
+ */
+void hist_trigger_put(struct event_trigger_data *data)
+{
+	bool restorable = hist_clock_restorable;
+
+	lockdep_assert_held(&event_mutex);
+	hist_clock_restorable = true;
+	data->cmd_ops->free(data);
+	hist_clock_restorable = restorable;
 }
 
 /**
@@ -757,8 +782,19 @@ static int hist_cmd_parse(struct event_command *cmd_ops,
 			  struct trace_event_file *file, char *glob,
 			  char *cmd, char *param_and_filter)
 {
-	return hist_command_run(file, event_trigger_check_remove(glob),
-				param_and_filter, NULL);
+	bool restorable = hist_clock_restorable;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	/*
+	 * A trigger write: whatever it frees, removed or made and given
+	 * up on failure, gives back its clock and filter buffering.
+	 */
+	hist_clock_restorable = true;
+	ret = hist_command_run(file, event_trigger_check_remove(glob),
+			       param_and_filter, NULL);
+	hist_clock_restorable = restorable;
+	return ret;
 }
 
 /**

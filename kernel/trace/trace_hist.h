@@ -467,6 +467,7 @@ extern const struct tracing_map_ops hist_elt_ops;
 int hist_trigger_add(struct trace_event_file *file, char *text,
 		     struct event_trigger_data **datap);
 void hist_trigger_remove(struct event_trigger_data *data);
+void hist_trigger_put(struct event_trigger_data *data);
 
 /* Errors; those upstream logs too are worded as upstream's are. */
 enum {

@@ -274,7 +274,7 @@ static void hist_reader_drop(struct hist_reader *r)
 	mutex_lock(&event_mutex);
 	for (i = 0; i < r->n_views; i++) {
 		tracing_map_free_entries(r->views[i].entries);
-		r->views[i].data->cmd_ops->free(r->views[i].data);
+		hist_trigger_put(r->views[i].data);
 	}
 	mutex_unlock(&event_mutex);
 	kfree(r->views);
