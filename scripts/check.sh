@@ -113,6 +113,8 @@ kargs=
 # with its :instance run; KUnit runs in part 0 only, and the bootconfig
 # boot (see below) follows the last part.
 shards=${SHARDS:-$(nproc)}
+# A guest per core: each gets one host thread (run.sh).
+[ "$shards" -le 1 ] || export TCG_THREAD=single
 timeout_s=2400
 boot_timeout=300
 case $mode in *-debug) timeout_s=4800 boot_timeout=1200 ;; esac

@@ -90,7 +90,13 @@ mods=$(modroot_of "$mode")/lib/modules
 [ -d "$mods" ] && append+=" guest.modules=$mods"
 append+=$extra
 
-qemu=(qemu-system-x86_64 -machine pc -cpu max -smp 2 -m 2048
+# TCG_THREAD=single: one host thread runs all the guest's CPUs in turn.
+# check.sh asks for it when it boots a guest per host core: with more vCPU
+# threads than cores, the guest's cross-CPU work (a TLB shootdown at
+# every exit and munmap) waits for a vCPU thread the host has
+# descheduled, and the guests run several times slower, not faster.
+qemu=(qemu-system-x86_64 -machine pc -accel "tcg,thread=${TCG_THREAD:-multi}"
+	-cpu max -smp 2 -m 2048
 	-no-reboot -display none -monitor none
 	-kernel "$kernel" -append "$append"
 	-fsdev "local,id=rootfs,path=/,readonly=on,security_model=none,multidevs=remap"
