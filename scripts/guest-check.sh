@@ -20,8 +20,10 @@ cd "$ftdir" || exit 2
 logs=/tmp/ftrace-logs
 out=/run/io/ftrace
 mkdir -p "$logs" "$out"
+# Only the logs that changed since the last copy: -p keeps their times,
+# and -u skips those whose copy is as new.
 copy_logs() {
-	cp -p "$logs"/* "$out"/ 2>/dev/null
+	cp -pu "$logs"/* "$out"/ 2>/dev/null
 }
 # The copier waits in a copy of sleep by another name: the tests filter
 # their own events on comm "sleep", and a stray sleep of ours broke them.
