@@ -22,23 +22,19 @@ frags=$TOP/scripts/config/base.config
 case $mode in ours*) frags="$frags $TOP/scripts/config/ours.config" ;; esac
 case $mode in *-debug) frags="$frags $TOP/scripts/config/debug.config" ;; esac
 
-# Out-of-tree builds pass absolute source paths; ccache hashes them
-# relative to build/ so that another clone of this repository (CI's) hits
-# the same cache entries.
-export CCACHE_BASEDIR=$BUILD
-
+kernel_cc
 kmake() {
-	local cc=gcc
-	command -v ccache >/dev/null && cc="ccache gcc"
-	make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"
+	make -C "$src" O="$obj" ARCH=x86_64 CC="$KERNEL_CC" HOSTCC="$KERNEL_CC" -j"$JOBS" "$@"
 }
 
 mkdir -p "$obj"
-# The bootconfig embedded in the kernel (see base.config), by absolute
-# path: kbuild reads it from the object directory, and a clone of this
-# repository (CI's) may be anywhere.
-echo "CONFIG_BOOT_CONFIG_EMBED_FILE=\"$TOP/scripts/config/boot-synth.bconf\"" \
-	>"$obj/embed.config"
+# The bootconfig embedded in the kernel (see base.config). kbuild reads it
+# from the object directory, so give its path relative to that: the value
+# lands in autoconf.h, which every compile includes, and an absolute path
+# would make each clone of this repository (CI's is a fresh one) miss
+# ccache's direct mode on every file.
+embed=$(realpath --relative-to="$obj" "$TOP/scripts/config/boot-synth.bconf")
+echo "CONFIG_BOOT_CONFIG_EMBED_FILE=\"$embed\"" >"$obj/embed.config"
 frags="$frags $obj/embed.config"
 # Regenerate the config only when a fragment changed, so an unchanged
 # config never costs a rebuild.
