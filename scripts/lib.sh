@@ -24,6 +24,16 @@ OVERLAY_DIRS="kernel include Documentation tools/testing"
 JOBS=${JOBS:-$(($(nproc) + 1))}
 
 die() { echo "error: $*" >&2; exit 1; }
+
+# kernel_cc: set KERNEL_CC to the compiler for kernel builds, through
+# ccache when there is one. Out-of-tree builds pass absolute source paths;
+# ccache hashes them relative to build/ so that another clone of this
+# repository (CI's) hits the same cache entries.
+kernel_cc() {
+	export CCACHE_BASEDIR=$BUILD
+	KERNEL_CC=gcc
+	if command -v ccache >/dev/null; then KERNEL_CC="ccache gcc"; fi
+}
 note() { echo "==> $*" >&2; }
 
 # mode_of REF DEBUG -> ours | ref | ours-debug | ref-debug

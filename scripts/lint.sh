@@ -41,12 +41,16 @@ done
 mapfile -t dirs < <(printf '%s\n' "${files[@]}" | grep '\.c$' | xargs -r -n1 dirname | sort -u)
 if [ ${#dirs[@]} -gt 0 ]; then
 	obj=$BUILD/obj-lint
+	# ccache for the compiles (W=1 is part of the hash); sparse runs on
+	# every file regardless.
+	kernel_cc
 	mkdir -p "$obj"
 	cmp -s "$BUILD/obj-ours/.config" "$obj/.config" ||
 		cp "$BUILD/obj-ours/.config" "$obj/.config"
 	for d in "${dirs[@]}"; do
 		log=$(make -C "$SRC_OURS" O="$obj" ARCH=x86_64 -j"$JOBS" -s \
-			W=1 C=2 CHECK="sparse" "$d/" 2>&1 || echo "build of $d failed")
+			CC="$KERNEL_CC" HOSTCC="$KERNEL_CC" W=1 C=2 CHECK="sparse" "$d/" 2>&1 ||
+			echo "build of $d failed")
 		for f in "${files[@]}"; do
 			[ "$(dirname "$f")" = "$d" ] || continue
 			case $f in
@@ -59,6 +63,7 @@ $f: not compiled by this config, so sparse and W=1 never saw it" ;;
 			verdict "build $d with W=1" "$(echo "$log" | tail -n 20)"
 		fi
 		cocci=$(make -C "$SRC_OURS" O="$obj" ARCH=x86_64 -s coccicheck \
+			CC="$KERNEL_CC" HOSTCC="$KERNEL_CC" \
 			MODE=report M="$d" J="$JOBS" 2>&1 || true)
 		for f in "${files[@]}"; do
 			[ "$(dirname "$f")" = "$d" ] || continue
