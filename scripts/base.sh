@@ -3,6 +3,13 @@
 # Extract the Debian linux-source-6.12 tree once into build/base and make it
 # a git repository whose first commit, tagged "pristine", is the untouched
 # tree. Both modes start from that commit.
+#
+# Extracting and hashing 80,000 files costs a minute, and every fresh clone
+# of this repository (CI's) pays it again. So the first extraction on a
+# machine also leaves a bare copy of that repository in $BASE_CACHE (by
+# default under ~/.cache, like ccache's), keyed by the tarball's package
+# version, size and date; later clones check it out from there. Delete the
+# directory to force an extraction; BASE_CACHE= (empty) disables it.
 . "$(dirname "$0")/lib.sh"
 
 if git -C "$BASE" rev-parse -q --verify pristine >/dev/null 2>&1; then
@@ -15,8 +22,26 @@ if [ "$have" != "$BASE_PKG_VERSION" ]; then
 	note "base: $BASE_PKG $have, not the preferred $BASE_PKG_VERSION"
 fi
 
-note "base: extracting $BASE_TARBALL ($BASE_PKG $have)"
+key=$have-$(stat -c %s-%Y "$BASE_TARBALL")
+cache=${BASE_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/hist-series}
+cached=${cache:+$cache/linux-base-$key.git}
+
 rm -rf "$BASE.tmp"
+if [ -n "$cached" ] && git -C "$cached" rev-parse -q --verify pristine >/dev/null 2>&1; then
+	note "base: checking out $cached"
+	# Local clone: the objects are hard links, so it costs the checkout.
+	git clone -q --local --branch base "$cached" "$BASE.tmp"
+	git -C "$BASE.tmp" config user.name "hist-series harness"
+	git -C "$BASE.tmp" config user.email "harness@localhost"
+	git -C "$BASE.tmp" config gc.auto 0
+	git -C "$BASE.tmp" config core.autocrlf false
+	rm -rf "$BASE"
+	mv "$BASE.tmp" "$BASE"
+	note "base: $(git -C "$BASE" log -1 --format=%s pristine)"
+	exit 0
+fi
+
+note "base: extracting $BASE_TARBALL ($BASE_PKG $have)"
 mkdir -p "$BASE.tmp"
 tar -xJf "$BASE_TARBALL" -C "$BASE.tmp" --strip-components=1
 cd "$BASE.tmp"
@@ -29,6 +54,18 @@ git add -A -f .
 git commit -q -m "Linux $(make -s kernelversion) ($BASE_PKG $have)"
 git tag pristine
 cd "$TOP"
+if [ -n "$cached" ]; then
+	# Another clone may be filling the cache at the same time: each writes
+	# its own directory and renames it; the loser's copy is dropped.
+	mkdir -p "$cache"
+	rm -rf "$cached.$$"
+	if git clone -q --bare --local "$BASE.tmp" "$cached.$$" &&
+	   git -C "$cached.$$" config gc.auto 0 &&
+	   mv -T "$cached.$$" "$cached" 2>/dev/null; then
+		note "base: cached in $cached"
+	fi
+	rm -rf "$cached.$$"
+fi
 rm -rf "$BASE"
 mv "$BASE.tmp" "$BASE"
 note "base: $(git -C "$BASE" log -1 --format=%s pristine)"
