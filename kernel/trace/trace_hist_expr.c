@@ -292,8 +292,14 @@ static int hist_field_make_spec(struct hist_field *hf)
 {
 	const char *mod = hist_modifier_name(hf->flags & HIST_MODIFIER_FLAGS);
 
+	/*
+	 * A key of a stack field is shown as one, as it may be given; a
+	 * variable of it is the plain name, the only way one parses.
+	 */
 	if (hf->fetch == HIST_FETCH_STACK_FIELD)
-		hf->spec = kasprintf(GFP_KERNEL, "%s.stacktrace", hf->name);
+		hf->spec = kasprintf(GFP_KERNEL, "%s%s", hf->name,
+				     hf->flags & HIST_FIELD_FL_KEY ?
+				     ".stacktrace" : "");
 	else if (hf->flags & HIST_FIELD_FL_BUCKET)
 		hf->spec = kasprintf(GFP_KERNEL, "%s.buckets=%llu", hf->name,
 				     hf->buckets);
@@ -429,7 +435,7 @@ static u64 hist_apply(int op, u64 a, u64 b)
 /**
  * hist_eval - the value of a field that is not read straight from the record
  * @hd: its histogram
- * @hf: an expression, or a string (whose value is its address)
+ * @hf: an expression, or a string or stack (whose value is its address)
  * @hit: the hit
  *
  * Context: the hit path: any context, NMI included.
@@ -467,6 +473,23 @@ u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
 				   (loc & 0xffff));
 	case HIST_FETCH_COMM:
 		return (uintptr_t)current->comm;
+	case HIST_FETCH_STACK_FIELD: {
+		/*
+		 * A synthetic event's stack: the data_loc word points at an
+		 * entry count and the entries, the form a variable slot and
+		 * the synthetic record writer take.  A count the length
+		 * cannot hold makes no stack.
+		 */
+		const unsigned long *stack;
+		unsigned int len;
+
+		loc = get_unaligned((u32 *)(rec + hf->offset));
+		stack = rec + (loc & 0xffff);
+		len = loc >> 16;
+		if (len < sizeof(long) || stack[0] > len / sizeof(long) - 1)
+			return 0;
+		return (uintptr_t)stack;
+	}
 	default:
 		return 0;
 	}

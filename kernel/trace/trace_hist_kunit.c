@@ -34,6 +34,9 @@ struct hist_test_rec {
 	u16			pad;
 	u64			c;
 	char			name[16];
+	u32			stack;		/* data_loc of @frames */
+	u32			pad2;
+	unsigned long		frames[3];	/* entry count, entries */
 };
 
 static const struct ftrace_event_field hist_test_fields[] = {
@@ -53,6 +56,11 @@ static const struct ftrace_event_field hist_test_fields[] = {
 		.name = "name", .type = "char[16]",
 		.offset = offsetof(struct hist_test_rec, name), .size = 16,
 		.filter_type = FILTER_STATIC_STRING,
+	}, {
+		/* a synthetic event's stack field */
+		.name = "stack", .type = "unsigned long[]",
+		.offset = offsetof(struct hist_test_rec, stack), .size = 4,
+		.filter_type = FILTER_STACKTRACE,
 	},
 };
 
@@ -61,6 +69,8 @@ static const struct ftrace_event_field hist_test_fields[] = {
 #define REC_B		-3
 #define REC_C		123456789012ULL
 #define REC_PID		-5
+#define REC_FRAME1	0x1111UL
+#define REC_FRAME2	0x2222UL
 
 /* Everything a test parses against and evaluates with. */
 struct hist_test_env {
@@ -114,6 +124,11 @@ static int hist_test_init(struct kunit *test)
 	env->rec.b = REC_B;
 	env->rec.c = REC_C;
 	strscpy(env->rec.name, "kunit");
+	env->rec.frames[0] = 2;
+	env->rec.frames[1] = REC_FRAME1;
+	env->rec.frames[2] = REC_FRAME2;
+	env->rec.stack = offsetof(struct hist_test_rec, frames) |
+			 sizeof(env->rec.frames) << 16;
 	env->hit.rec = &env->rec;
 	env->hit.refs = env->refs;
 	env->hit.vars = env->vars;
@@ -511,6 +526,45 @@ static void hist_test_expr_string(struct kunit *test)
 			(u64)(uintptr_t)env->rec.name);
 }
 
+/*
+ * A stack field's value is the address of its entry count, the form
+ * variable slots and the synthetic record writer copy from; a data_loc
+ * whose length cannot hold the count it points at gives no stack.
+ */
+static void hist_test_expr_stack(struct kunit *test)
+{
+	struct hist_test_env *env = test->priv;
+	struct hist_field *hf = &env->hf;
+	const unsigned long *stack;
+
+	/* shown with .stacktrace as a key only: a variable is the name */
+	KUNIT_ASSERT_EQ(test, hist_test_parse_field(env, "stack", true), 0);
+	KUNIT_EXPECT_STREQ(test, hf->spec, "stack.stacktrace");
+	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "stack"), 0);
+	KUNIT_EXPECT_STREQ(test, hf->spec, "stack");
+	KUNIT_EXPECT_EQ(test, hf->fetch, HIST_FETCH_STACK_FIELD);
+	KUNIT_EXPECT_TRUE(test, hist_field_is_bytes(hf));
+	stack = (const unsigned long *)(uintptr_t)hist_test_value(env);
+	KUNIT_ASSERT_PTR_EQ(test, stack, (const unsigned long *)env->rec.frames);
+	KUNIT_EXPECT_EQ(test, stack[0], 2UL);
+	KUNIT_EXPECT_EQ(test, stack[1], REC_FRAME1);
+	KUNIT_EXPECT_EQ(test, stack[2], REC_FRAME2);
+
+	/* a count past the length */
+	env->rec.frames[0] = 3;
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), 0ULL);
+	/* a length too short for the count itself */
+	env->rec.frames[0] = 0;
+	env->rec.stack = offsetof(struct hist_test_rec, frames) |
+			 (sizeof(long) - 1) << 16;
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), 0ULL);
+	/* no entries is a stack, an empty one */
+	env->rec.stack = offsetof(struct hist_test_rec, frames) |
+			 sizeof(long) << 16;
+	KUNIT_EXPECT_EQ(test, hist_test_value(env),
+			(u64)(uintptr_t)env->rec.frames);
+}
+
 /* Modifiers on an operand: what each one turns into. */
 static void hist_test_expr_modifiers(struct kunit *test)
 {
@@ -831,6 +885,7 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_expr_fold),
 	KUNIT_CASE(hist_test_expr_div),
 	KUNIT_CASE(hist_test_expr_string),
+	KUNIT_CASE(hist_test_expr_stack),
 	KUNIT_CASE(hist_test_expr_modifiers),
 	KUNIT_CASE(hist_test_expr_own_var),
 	KUNIT_CASE(hist_test_expr_refused),
