@@ -306,9 +306,8 @@ static struct hist_data *hist_of(struct event_trigger_data *data)
  * back: the clock and the filter-buffering count go with the instance,
  * and the removal holds trace_types_lock, which tracing_set_clock() and
  * tracing_set_filter_buffering() take.  hist_clock_restorable tells the
- * two apart: it is set only while a write to a trigger file, its
- * truncation, or a hist file reader dropping the last reference to a
- * removed trigger is at work, none of which holds that lock.
+ * two apart: it is set only while a write to a trigger file or its
+ * truncation is at work, neither of which holds that lock.
  */
 struct hist_clock_user {
 	struct list_head	list;
@@ -382,7 +381,10 @@ static int hist_trigger_init(struct event_trigger_data *data)
 /*
  * Drop a reference; the last one detaches the trigger's resources.  A
  * sharer of a named histogram holds a reference on the owner, so the
- * owner's hist_data outlives every sharer.
+ * owner's hist_data outlives every sharer.  Readers of the hist file
+ * hold no reference here: what the user can see (variables, actions,
+ * the clock) goes now, and the histogram's memory when the last hist
+ * file snapshot showing it lets go (hist_data_unpin()).
  */
 static void hist_trigger_free(struct event_trigger_data *data)
 {
@@ -411,7 +413,9 @@ static void hist_trigger_free(struct event_trigger_data *data)
 	}
 	hist_actions_detach(hd);
 	hist_vars_release(hd);
-	hist_data_destroy(hd);
+	hist_actions_free(hd);
+	hd->retired = true;
+	hist_data_unpin(hd);
 }
 
 /* The trigger on @file that a command with @hd and @filter names. */
@@ -518,26 +522,6 @@ static int hist_remove(const struct hist_parse_ctx *ctx,
 	}
 	hist_detach_restoring(data, file);
 	return 0;
-}
-
-/**
- * hist_trigger_put - drop a reference a reader of the hist file took
- * @data: the trigger
- *
- * The user may have removed the trigger meanwhile, so this may free it,
- * and that must give back its clock and filter buffering as the removal
- * would have: set hist_clock_restorable around it.
- *
- * Context: event_mutex held, trace_types_lock not held.
- */
-void hist_trigger_put(struct event_trigger_data *data)
-{
-	bool restorable = hist_clock_restorable;
-
-	lockdep_assert_held(&event_mutex);
-	hist_clock_restorable = true;
-	data->cmd_ops->free(data);
-	hist_clock_restorable = restorable;
 }
 
 /**

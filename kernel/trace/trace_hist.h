@@ -335,6 +335,11 @@ struct hist_attrs {
  *	removed by the last of them
  * @vars_text: the canonical "a=...,b=..." of @vars (not key variables)
  * @actions_text: the canonical ":handler.action..." of @actions
+ * @pins: holders of this memory: the owning trigger until it is freed,
+ *	and each hist file snapshot that shows us (event_mutex)
+ * @retired: the owning trigger is gone, and with it everything a user
+ *	can see (variables, actions, clock); only the memory is left, for
+ *	the snapshots still pinning it, which must not print from it
  */
 struct hist_data {
 	struct hist_field		keys[HIST_KEYS_MAX];
@@ -372,6 +377,8 @@ struct hist_data {
 	bool				field_var_hist;
 	char				*vars_text;
 	char				*actions_text;
+	unsigned int			pins;
+	bool				retired;
 };
 
 /**
@@ -402,6 +409,7 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 				   struct trace_event_file *file,
 				   struct hist_attrs *attrs, bool with_map);
 void hist_data_destroy(struct hist_data *hd);
+void hist_data_unpin(struct hist_data *hd);
 bool hist_data_compatible(const struct hist_data *a,
 			  const struct hist_data *b);
 
@@ -467,7 +475,6 @@ extern const struct tracing_map_ops hist_elt_ops;
 int hist_trigger_add(struct trace_event_file *file, char *text,
 		     struct event_trigger_data **datap);
 void hist_trigger_remove(struct event_trigger_data *data);
-void hist_trigger_put(struct event_trigger_data *data);
 
 /* Errors; those upstream logs too are worded as upstream's are. */
 enum {

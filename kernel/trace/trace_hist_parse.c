@@ -650,6 +650,7 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 	hd->tr = file->tr;
 	hd->event_file = file;
 	hd->resolve = with_map;
+	hd->pins = 1;
 	INIT_LIST_HEAD(&hd->var_node);
 
 	/* keys first: variables of other histograms are looked up by key */
@@ -677,6 +678,24 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 		return ERR_PTR(ret);
 	}
 	return hd;
+}
+
+/**
+ * hist_data_unpin - let go of a histogram's memory
+ * @hd: a histogram retired by its trigger, or pinned by a hist file
+ *	snapshot
+ *
+ * The last pin frees it.
+ *
+ * Context: event_mutex held.
+ */
+void hist_data_unpin(struct hist_data *hd)
+{
+	lockdep_assert_held(&event_mutex);
+	if (WARN_ON_ONCE(!hd->pins))
+		return;
+	if (!--hd->pins)
+		hist_data_destroy(hd);
 }
 
 /**

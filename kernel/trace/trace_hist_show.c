@@ -10,9 +10,17 @@
  * a read starts at the beginning of the file, and kept with the open
  * file: the seq_file buffer refills of a long read then only print the
  * next lines.  Sorting works on the live map (tracing_map_sort_entries()
- * runs beside the hit path), so reading never holds events back.  A
- * snapshot holds a reference on each trigger it shows, so the map stays
- * while the file is read even if the trigger is removed meanwhile.
+ * runs beside the hit path), so reading never holds events back.
+ *
+ * A snapshot pins the memory of each histogram it shows (hd->pins), and
+ * nothing else: a trigger the user removes goes at once, with its
+ * variables, actions and clock, even while a reader holds its snapshot
+ * half read.  Each read() runs under event_mutex, from seq_start to
+ * seq_stop, and first checks that every trigger of the snapshot is
+ * still the live one on the event; if one is not, the snapshot is let
+ * go and the read ends there, since the field names it would print may
+ * belong to an event that is gone.  A snapshot read to its end is let
+ * go at once, so an idle reader pins nothing.
  */
 #include <linux/kallsyms.h>
 #include <linux/poll.h>
@@ -221,9 +229,13 @@ static void hist_print_val(struct seq_file *m, const struct hist_field *hf,
 	}
 }
 
-/* One trigger's part of a hist file snapshot. */
+/*
+ * One trigger's part of a hist file snapshot.  @hd is pinned; @data is
+ * not, and is only used once hist_reader_valid() found it live.
+ */
 struct hist_view {
 	struct event_trigger_data	*data;
+	struct hist_data		*hd;
 	struct tracing_map_elt		**entries;
 	unsigned int			n_entries;
 	struct tracing_map_stats	stats;
@@ -235,8 +247,7 @@ struct hist_view {
  * @file: the tracefs file, to find the event
  * @views: the triggers shown, sorted when the read began
  * @n_views: number of @views
- * @done: the last read reached the end: a new read at 0 takes a new
- *	snapshot
+ * @done: the last read reached the end (and let the snapshot go)
  * @last_read: hits when the snapshot was taken (POLLIN)
  * @last_act: hits when poll last reported a change (POLLPRI)
  */
@@ -269,14 +280,11 @@ static void hist_reader_drop(struct hist_reader *r)
 {
 	unsigned int i;
 
-	if (!r->views)
-		return;
-	mutex_lock(&event_mutex);
+	lockdep_assert_held(&event_mutex);
 	for (i = 0; i < r->n_views; i++) {
 		tracing_map_free_entries(r->views[i].entries);
-		hist_trigger_put(r->views[i].data);
+		hist_data_unpin(r->views[i].hd);
 	}
-	mutex_unlock(&event_mutex);
 	kfree(r->views);
 	r->views = NULL;
 	r->n_views = 0;
@@ -289,11 +297,15 @@ static int hist_view_take(struct hist_view *v, struct event_trigger_data *data)
 	int n;
 
 	v->data = data;
+	v->hd = hd;
+	hd->pins++;
 	tracing_map_read_stats(hd->map, &v->stats);
 	n = tracing_map_sort_entries(hd->map, hd->sort_keys, hd->n_sort_keys,
 				     &v->entries);
-	if (n < 0)
+	if (n < 0) {
+		v->entries = NULL;
 		return n;
+	}
 	v->n_entries = n;
 	for (i = 0; i < hd->n_vals; i++) {
 		if (!(hd->vals[i].flags & (HIST_FIELD_FL_PERCENT |
@@ -309,7 +321,7 @@ static int hist_view_take(struct hist_view *v, struct event_trigger_data *data)
 	return 0;
 }
 
-/* Sort every hist trigger of the event, holding a reference on each. */
+/* Sort every hist trigger of the event, pinning each histogram. */
 static int hist_reader_take(struct hist_reader *r)
 {
 	struct trace_event_file *file;
@@ -317,8 +329,8 @@ static int hist_reader_take(struct hist_reader *r)
 	unsigned int n = 0;
 	int ret = 0;
 
+	lockdep_assert_held(&event_mutex);
 	hist_reader_drop(r);
-	guard(mutex)(&event_mutex);
 	file = event_file_file(r->file);
 	if (!file)
 		return -ENODEV;
@@ -333,15 +345,46 @@ static int hist_reader_take(struct hist_reader *r)
 	list_for_each_entry(data, &file->triggers, list) {
 		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
 			continue;
-		data->cmd_ops->init(data);
 		ret = hist_view_take(&r->views[r->n_views++], data);
-		if (ret)
+		if (ret) {
+			hist_reader_drop(r);
 			break;
+		}
 	}
 out:
 	r->last_read = hist_hits_of_file(file);
 	r->last_act = r->last_read;
 	return ret;
+}
+
+/*
+ * Is every view still showing a live trigger of the event?  A trigger
+ * is live while it is on the event's list and uses the histogram we
+ * pinned; a pinned histogram cannot be freed and reused, so another
+ * trigger made at the address of a freed one fails the second test
+ * unless it shares that very histogram, and is then live too.
+ */
+static bool hist_reader_valid(struct hist_reader *r)
+{
+	struct trace_event_file *file = event_file_file(r->file);
+	struct event_trigger_data *data;
+	unsigned int i, live = 0;
+
+	lockdep_assert_held(&event_mutex);
+	if (!file)
+		return false;
+	for (i = 0; i < r->n_views; i++) {
+		if (r->views[i].hd->retired)
+			return false;
+		list_for_each_entry(data, &file->triggers, list) {
+			if (data == r->views[i].data &&
+			    data->private_data == r->views[i].hd) {
+				live++;
+				break;
+			}
+		}
+	}
+	return live == r->n_views;
 }
 
 /*
@@ -363,16 +406,25 @@ static void *hist_record(struct hist_reader *r, loff_t pos)
 	return NULL;
 }
 
+/* event_mutex is held from here to hist_seq_stop(): see the top of this file */
 static void *hist_seq_start(struct seq_file *m, loff_t *pos)
 {
 	struct hist_reader *r = m->private;
 	int ret;
 
-	if (!*pos && (!r->views || r->done)) {
+	mutex_lock(&event_mutex);
+	/*
+	 * A read from the start sorts again, also after a partial read (a
+	 * seek back to 0): only the refills of one pass share a sort.
+	 */
+	if (!*pos) {
 		r->done = false;
 		ret = hist_reader_take(r);
 		if (ret)
 			return ERR_PTR(ret);
+	} else if (!hist_reader_valid(r)) {
+		hist_reader_drop(r);
+		return NULL;
 	}
 	return hist_record(r, *pos);
 }
@@ -384,6 +436,12 @@ static void *hist_seq_next(struct seq_file *m, void *v, loff_t *pos)
 
 static void hist_seq_stop(struct seq_file *m, void *v)
 {
+	struct hist_reader *r = m->private;
+
+	/* read to the end: pin nothing while the reader idles */
+	if (r->done)
+		hist_reader_drop(r);
+	mutex_unlock(&event_mutex);
 }
 
 static int hist_seq_show(struct seq_file *m, void *v)
@@ -393,13 +451,11 @@ static int hist_seq_show(struct seq_file *m, void *v)
 	struct hist_view *view = &r->views[rec >> 32];
 	unsigned int idx = (u32)rec;
 	struct event_trigger_data *data = view->data;
-	struct hist_data *hd = data->private_data;
+	struct hist_data *hd = view->hd;
 	struct tracing_map_elt *elt;
 	unsigned int i;
 
 	if (!idx) {
-		/* the trigger text needs the lock against concurrent edits */
-		guard(mutex)(&event_mutex);
 		hist_print_header(m, data, view == r->views);
 		return 0;
 	}
@@ -458,7 +514,9 @@ static int hist_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
 
+	mutex_lock(&event_mutex);
 	hist_reader_drop(m->private);
+	mutex_unlock(&event_mutex);
 	seq_release_private(inode, file);
 	return tracing_release_file_tr(inode, file);
 }
