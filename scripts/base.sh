@@ -26,37 +26,18 @@ key=$have-$(stat -c %s-%Y "$BASE_TARBALL")
 cache=${BASE_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/hist-series}
 cached=${cache:+$cache/linux-base-$key.git}
 
-rm -rf "$BASE.tmp"
-if [ -n "$cached" ] && git -C "$cached" rev-parse -q --verify pristine >/dev/null 2>&1; then
-	note "base: checking out $cached"
-	# Local clone: the objects are hard links, so it costs the checkout.
-	git clone -q --local --branch base "$cached" "$BASE.tmp"
-	git -C "$BASE.tmp" config user.name "hist-series harness"
-	git -C "$BASE.tmp" config user.email "harness@localhost"
-	git -C "$BASE.tmp" config gc.auto 0
-	git -C "$BASE.tmp" config core.autocrlf false
-	rm -rf "$BASE"
-	mv "$BASE.tmp" "$BASE"
-	note "base: $(git -C "$BASE" log -1 --format=%s pristine)"
-	exit 0
-fi
+# The harness's settings of a base repository (config survives no clone).
+base_config() {
+	git -C "$1" config user.name "hist-series harness"
+	git -C "$1" config user.email "harness@localhost"
+	git -C "$1" config gc.auto 0
+	git -C "$1" config core.autocrlf false
+}
 
-note "base: extracting $BASE_TARBALL ($BASE_PKG $have)"
-mkdir -p "$BASE.tmp"
-tar -xJf "$BASE_TARBALL" -C "$BASE.tmp" --strip-components=1
-cd "$BASE.tmp"
-git init -q -b base
-git config user.name "hist-series harness"
-git config user.email "harness@localhost"
-git config gc.auto 0
-git config core.autocrlf false
-git add -A -f .
-git commit -q -m "Linux $(make -s kernelversion) ($BASE_PKG $have)"
-git tag pristine
-cd "$TOP"
-if [ -n "$cached" ]; then
-	# Another clone may be filling the cache at the same time: each writes
-	# its own directory and renames it; the loser's copy is dropped.
+# Fill the cache from the new repository $BASE.tmp. Another clone may be
+# filling it at the same time: each writes its own directory and renames
+# it; the loser's copy is dropped.
+base_cache_fill() {
 	mkdir -p "$cache"
 	rm -rf "$cached.$$"
 	if git clone -q --bare --local "$BASE.tmp" "$cached.$$" &&
@@ -65,6 +46,27 @@ if [ -n "$cached" ]; then
 		note "base: cached in $cached"
 	fi
 	rm -rf "$cached.$$"
+}
+
+rm -rf "$BASE.tmp"
+if [ -n "$cached" ] && git -C "$cached" rev-parse -q --verify pristine >/dev/null 2>&1; then
+	note "base: checking out $cached"
+	# Local clone: the objects are hard links, so it costs the checkout.
+	git clone -q --local --branch base "$cached" "$BASE.tmp"
+	base_config "$BASE.tmp"
+else
+	note "base: extracting $BASE_TARBALL ($BASE_PKG $have)"
+	mkdir -p "$BASE.tmp"
+	tar -xJf "$BASE_TARBALL" -C "$BASE.tmp" --strip-components=1
+	git -C "$BASE.tmp" init -q -b base
+	base_config "$BASE.tmp"
+	git -C "$BASE.tmp" add -A -f .
+	git -C "$BASE.tmp" commit -q -m \
+		"Linux $(make -s -C "$BASE.tmp" kernelversion) ($BASE_PKG $have)"
+	git -C "$BASE.tmp" tag pristine
+	if [ -n "$cached" ]; then
+		base_cache_fill
+	fi
 fi
 rm -rf "$BASE"
 mv "$BASE.tmp" "$BASE"
