@@ -358,33 +358,37 @@ out:
 }
 
 /*
- * Is every view still showing a live trigger of the event?  A trigger
- * is live while it is on the event's list and uses the histogram we
- * pinned; a pinned histogram cannot be freed and reused, so another
- * trigger made at the address of a freed one fails the second test
- * unless it shares that very histogram, and is then live too.
+ * Is the view still showing a live trigger of @file?  A trigger is live
+ * while it is on the event's list and uses the histogram we pinned; a
+ * pinned histogram cannot be freed and reused, so another trigger made
+ * at the address of a freed one fails the second test unless it shares
+ * that very histogram, and is then live too.
  */
+static bool hist_view_live(const struct hist_view *v,
+			   struct trace_event_file *file)
+{
+	struct event_trigger_data *data;
+
+	if (v->hd->retired)
+		return false;
+	list_for_each_entry(data, &file->triggers, list)
+		if (data == v->data && data->private_data == v->hd)
+			return true;
+	return false;
+}
+
 static bool hist_reader_valid(struct hist_reader *r)
 {
 	struct trace_event_file *file = event_file_file(r->file);
-	struct event_trigger_data *data;
-	unsigned int i, live = 0;
+	unsigned int i;
 
 	lockdep_assert_held(&event_mutex);
 	if (!file)
 		return false;
-	for (i = 0; i < r->n_views; i++) {
-		if (r->views[i].hd->retired)
+	for (i = 0; i < r->n_views; i++)
+		if (!hist_view_live(&r->views[i], file))
 			return false;
-		list_for_each_entry(data, &file->triggers, list) {
-			if (data == r->views[i].data &&
-			    data->private_data == r->views[i].hd) {
-				live++;
-				break;
-			}
-		}
-	}
-	return live == r->n_views;
+	return true;
 }
 
 /*
