@@ -105,9 +105,14 @@ fi
 # core), each booted as a guest of its own, all at once. A test runs
 # mostly on one CPU and spends its time in processes and file operations
 # that cannot overlap within one tracefs, so separate guests are what
-# keeps every core busy. Parts are balanced by weight: a .tc counts 1, 2
-# with its :instance run; KUnit runs in part 0 only, and the bootconfig
+# keeps every core busy. KUnit runs in part 0 only, and the bootconfig
 # boot (see below) follows the last part.
+#
+# The parts are balanced by time: scripts/expected/MODE.times says how
+# long each test, KUnit and the extra boot took on the kernel of the mode
+# (the reference's: as long as ours), and the longest go first, each to
+# the part with the least so far. A test it does not list counts as long
+# as the median one, twice with its :instance run.
 shards=${SHARDS:-$(nproc)}
 # A guest per core: each gets one host thread (run.sh).
 [ "$shards" -le 1 ] || export TCG_THREAD=single
@@ -116,25 +121,39 @@ boot_timeout=300
 case $mode in *-debug) timeout_s=4800 boot_timeout=1200 ;; esac
 boot_on=0
 [ -z "$(echo boot:synthetic-events | wanted)" ] || boot_on=1
+times=$TOP/scripts/expected/${mode/ref/ours}.times
 
 plan=$(for t in $tests; do
-	w=1
-	grep -q '^#[ \t]*flags:.*instance' "$ftdir/$t" && w=2
-	echo "$t $w"
-done | python3 -c 'import sys
-shards, kunit, boot = map(int, sys.argv[1:])
-tests = [l.split() for l in sys.stdin if l.strip()]
+	n=1
+	grep -q '^#[ \t]*flags:.*instance' "$ftdir/$t" && n=2
+	echo "$t $n"
+done | python3 -c 'import os, statistics, sys
+shards, kunit, boot = map(int, sys.argv[1:4])
+secs = {}
+if os.path.exists(sys.argv[4]):
+	with open(sys.argv[4]) as f:
+		for line in f:
+			w = line.split("#", 1)[0].split()
+			if len(w) == 2:
+				secs[w[0]] = float(w[1])
+runs = [v for k, v in secs.items() if k.startswith("ftrace:")]
+usual = statistics.median(runs) if runs else 1.0
+def cost(t, n):
+	tid = "ftrace:" + t.split("test.d/", 1)[-1]
+	return sum(secs.get(i, usual) for i in [tid, tid + ":instance"][:n])
+tests = [(t, cost(t, int(n))) for t, n in
+	 (l.split() for l in sys.stdin if l.strip())]
 shards = max(1, min(shards, len(tests) or 1))
-load = [0] * shards
-load[0] += 2 * kunit
-load[-1] += 3 * boot
+load = [0.0] * shards
+load[0] += kunit * secs.get("kunit:*", 2 * usual)
+load[-1] += boot * secs.get("boot:synthetic-events", 3 * usual)
 parts = [[] for _ in range(shards)]
-for t, w in sorted(tests, key=lambda x: -int(x[1])):
+for t, c in sorted(tests, key=lambda x: -x[1]):
 	k = load.index(min(load))
 	parts[k].append(t)
-	load[k] += int(w)
+	load[k] += c
 for k, p in enumerate(parts):
-	print(k, *sorted(p))' "$shards" "$kunit_on" "$boot_on")
+	print(k, *sorted(p))' "$shards" "$kunit_on" "$boot_on" "$times")
 
 # One part: its ftracetest run (and KUnit in part 0), then, in the last
 # part, the bootconfig boot.
@@ -187,6 +206,9 @@ mkdir -p "$results"
 note "check $mode: $(echo $tests | wc -w) test files in $(echo "$plan" | grep -c .) guests$([ $kunit_on = 1 ] || echo ", no KUnit")"
 phase "guest-$mode" run_parts
 note "check $mode: guests finished after $(($(date +%s) - start))s"
+# How long each test took this time: after a full run, copy it over
+# scripts/expected/MODE.times when the tests have changed much.
+python3 "$TOP/scripts/results.py" --io "$results" --times >"$results/times" || true
 
 passed=0 failed=0 skipped=0
 count() { # "<label>: N passed, N failed[, N skipped]" lines on stdin

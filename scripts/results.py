@@ -19,12 +19,14 @@ allowed too: a test of ours that checks what upstream does not do.
 """
 
 import argparse
+import calendar
 import glob
 import json
 import os
 import re
 import subprocess
 import sys
+import time
 
 ALLOWED = {'pass', 'xfail', 'unsupported', 'untested'}
 FTRACE_RESULTS = {'PASS': 'pass', 'FAIL': 'fail', 'UNRESOLVED': 'unresolved',
@@ -58,8 +60,8 @@ def read_expected(path, allowed=ALLOWED):
 	return expected, errors
 
 
-def ftrace_results(logdir):
-	"""Case number -> (id, result), from ftracetest's kept logs."""
+def ftrace_cases(logdir):
+	"""Case number -> (id, log), from ftracetest's kept logs."""
 	cases = {}
 	for log in glob.glob(os.path.join(logdir, '*-log.*')):
 		num = int(os.path.basename(log).split('-', 1)[0])
@@ -71,7 +73,14 @@ def ftrace_results(logdir):
 		path = m.group(2).strip()
 		path = path.split('/test.d/', 1)[-1]
 		tid = 'ftrace:' + path + (':instance' if m.group(1) else '')
-		cases[num] = [tid, None, log]
+		cases[num] = (tid, log)
+	return cases
+
+
+def ftrace_results(logdir):
+	"""ID -> (result, log), from ftracetest's kept logs."""
+	cases = {num: [tid, None, log]
+		 for num, (tid, log) in ftrace_cases(logdir).items()}
 	mainlog = os.path.join(logdir, 'ftracetest.log')
 	if os.path.exists(mainlog):
 		with open(mainlog, errors='replace') as f:
@@ -81,6 +90,66 @@ def ftrace_results(logdir):
 					res = FTRACE_RESULTS.get(m.group(2), 'undefined')
 					cases[int(m.group(1))][1] = res
 	return {tid: (res or 'unfinished', log) for tid, res, log in cases.values()}
+
+
+def ftrace_times(logdir):
+	"""ID -> seconds, for every case that finished.
+
+	A case's log is written to its last line, so its time of last
+	change is when the case ended (guest-check.sh copies the logs with
+	their times); it began when the one before it ended, the first when
+	ftracetest began, which is the date on ftracetest.log's first line.
+	"""
+	mainlog = os.path.join(logdir, 'ftracetest.log')
+	try:
+		with open(mainlog, errors='replace') as f:
+			began = calendar.timegm(time.strptime(
+				f.readline().strip(), '%a %b %d %H:%M:%S UTC %Y'))
+	except (OSError, ValueError):
+		return {}
+	times = {}
+	for num, (tid, log) in sorted(ftrace_cases(logdir).items()):
+		ended = os.path.getmtime(log)
+		times[tid] = max(0, ended - began)
+		began = ended
+	return times
+
+
+def dmesg_stamps(dmesg, pattern):
+	"""Kernel log times of the lines of DMESG that match PATTERN."""
+	stamps = []
+	try:
+		with open(dmesg, errors='replace') as f:
+			for line in f:
+				m = re.match(r'\[\s*(\d+\.\d+)\]', line)
+				if m and re.search(pattern, line):
+					stamps.append(float(m.group(1)))
+	except OSError:
+		pass
+	return stamps
+
+
+def run_times(io):
+	"""ID -> seconds for each test of a check.sh run in IO, with
+	'kunit:*' for all the KUnit suites (from the first KTAP header to
+	the last suite's result line) and, for an extra boot, how long its
+	guest ran: from run.sh's writing the command to the guest's writing
+	its status."""
+	times = {}
+	for g in sorted(glob.glob(os.path.join(io, 'guest-*', ''))):
+		times.update(ftrace_times(os.path.join(g, 'ftrace')))
+		kunit = dmesg_stamps(os.path.join(g, 'dmesg'),
+				     r'\] (KTAP version|(not )?ok \d+ )')
+		if len(kunit) > 1:
+			times['kunit:*'] = kunit[-1] - kunit[0]
+	for d in sorted(glob.glob(os.path.join(io, 'boot', '*', ''))):
+		try:
+			secs = os.path.getmtime(os.path.join(d, 'status')) - \
+				os.path.getmtime(os.path.join(d, 'cmd'))
+		except OSError:
+			continue
+		times['boot:' + os.path.basename(os.path.dirname(d))] = secs
+	return times
 
 
 def kunit_results(dmesg, kunit_py):
@@ -140,8 +209,8 @@ def tail(path, lines=40):
 def main():
 	ap = argparse.ArgumentParser()
 	ap.add_argument('--io', required=True, help='the guest run results dir')
-	ap.add_argument('--expected', required=True)
-	ap.add_argument('--kunit-py', required=True)
+	ap.add_argument('--expected')
+	ap.add_argument('--kunit-py')
 	ap.add_argument('--reference', action='store_true',
 			help='the expected file is the reference kernel\'s: '
 			'fail is allowed')
@@ -153,7 +222,17 @@ def main():
 			'not asked to run (the debug set)')
 	ap.add_argument('--write', action='store_true',
 			help='print the results in the expected-file format')
+	ap.add_argument('--times', action='store_true',
+			help='print how long each test took, "ID SECONDS" '
+			'(check.sh balances its guests by them)')
 	args = ap.parse_args()
+
+	if args.times:
+		for tid, secs in sorted(run_times(args.io).items()):
+			print(f'{tid} {secs:.0f}')
+		return 0
+	if not args.expected or not args.kunit_py:
+		ap.error('--expected and --kunit-py are needed, but with --times')
 
 	# check.sh runs the tests in several guests at once, each keeping
 	# its run.sh results in IO/guest-K; a single run's IO is one of them.
