@@ -11,7 +11,9 @@
  *    text), the value the hit path computes from a record, and the
  *    expressions it must refuse.  They are parsed against a fake event
  *    whose fields and record this file lays out itself;
- *  - splitting a trigger's text into its attributes (hist_parse_attrs()).
+ *  - splitting a trigger's text into its attributes (hist_parse_attrs());
+ *  - a grammar fuzzer over all of the above and the building of a whole
+ *    histogram from a trigger's text (see hist_test_fuzz_grammar()).
  *
  * Whole triggers on real events are covered by the ftrace selftests.
  * What the parser refuses is logged to the top-level error_log, as it
@@ -21,6 +23,7 @@
 #include <kunit/test.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -878,6 +881,354 @@ static void hist_test_attrs_refused(struct kunit *test)
 				    -EINVAL, "%s", refused[i]);
 }
 
+/*
+ * The grammar fuzzer: trigger texts made from the grammar, most of them
+ * then mangled (cut short, a character dropped, one of ":,=.()$+-*\/"
+ * or a control or non-ASCII byte put in or over one, two swapped). Each
+ * is parsed as a whole trigger, which is then built into a histogram
+ * (without its map) and freed, or as one expression, key or value. The
+ * parser must accept or refuse it, nothing else; what it accepts must
+ * give the same canonical text when that is parsed again, and must
+ * evaluate against the record. KASAN, UBSAN and kmemleak watch the rest.
+ *
+ * trace_hist_kunit.fuzz_n= and .fuzz_seed= on the kernel command line
+ * change how many texts are tried and which.
+ */
+static unsigned int fuzz_n = 100000;
+module_param(fuzz_n, uint, 0444);
+MODULE_PARM_DESC(fuzz_n, "texts hist_test_fuzz_grammar tries");
+static unsigned long long fuzz_seed = 1;
+module_param(fuzz_seed, ullong, 0444);
+MODULE_PARM_DESC(fuzz_seed, "the first state of its generator");
+
+#define HIST_FUZZ_LEN	400
+
+struct hist_fuzz {
+	u64	state;
+	bool	clean;
+	size_t	len;
+	char	text[HIST_FUZZ_LEN];
+	char	again[HIST_FUZZ_LEN];
+};
+
+static u32 fuzz_below(struct hist_fuzz *f, u32 n)
+{
+	return mul_u64_u32_shr(hist_test_rand(&f->state) >> 32, n, 32);
+}
+
+static void fuzz_put(struct hist_fuzz *f, const char *s)
+{
+	size_t n = min(strlen(s), sizeof(f->text) - 1 - f->len);
+
+	memcpy(f->text + f->len, s, n);
+	f->len += n;
+	f->text[f->len] = '\0';
+}
+
+/*
+ * Each pool starts with its @valid words that are right somewhere: a
+ * clean text is made of those only, so that some of it gets through the
+ * parser to what comes after.
+ */
+static void fuzz_pick(struct hist_fuzz *f, const char * const *pool,
+		      size_t n, size_t valid)
+{
+	fuzz_put(f, pool[fuzz_below(f, f->clean ? valid : n)]);
+}
+
+static const char * const fuzz_operands[] = {
+	"a", "b", "c", "name", "stack", "common_pid", "common_timestamp",
+	"common_cpu", "cpu", "hitcount", "1", "7", "4294967296", "0x10",
+	/* 14 */
+	"$x", "$w", "$nosuch", "$", "0", "18446744073709551615",
+	"18446744073709551616", "0xffffffffffffffff", "0x", "-1", "nosuch",
+	"a.b", "kunit.hist_kunit.a", "kunit.hist_kunit.$x", "\xff\xfe", "",
+};
+
+static const char * const fuzz_modifiers[] = {
+	"", "", "", "", "", "", "", "", "", "", "", "", ".hex", ".sym",
+	".sym-offset", ".execname", ".syscall", ".log2", ".usecs",
+	".percent", ".graph", ".stacktrace", ".buckets=10", ".bucket=3",
+	".descending", ".ascending",
+	/* 26 */
+	".buckets=0", ".buckets=18446744073709551615", ".buckets=", ".bogus",
+	".", ".hex.hex", ".nohitcount",
+};
+
+static const char * const fuzz_operators[] = { "+", "-", "*", "/" };
+
+static void fuzz_expr(struct hist_fuzz *f, int depth)
+{
+	unsigned int i;
+
+	switch (depth > 0 ? fuzz_below(f, f->clean ? 7 : 9) : 0) {
+	case 0: case 1: case 2: case 3:
+		fuzz_pick(f, fuzz_operands, ARRAY_SIZE(fuzz_operands), 14);
+		fuzz_pick(f, fuzz_modifiers, ARRAY_SIZE(fuzz_modifiers), 26);
+		break;
+	case 4: case 5:
+		fuzz_expr(f, depth - 1);
+		fuzz_pick(f, fuzz_operators, ARRAY_SIZE(fuzz_operators), 4);
+		fuzz_expr(f, depth - 1);
+		break;
+	case 6:
+		fuzz_put(f, "-(");
+		fuzz_expr(f, depth - 1);
+		fuzz_put(f, ")");
+		break;
+	case 7:
+		fuzz_put(f, "(");
+		fuzz_expr(f, depth - 1);
+		fuzz_put(f, ")");
+		break;
+	default:
+		/* a name longer than any buffer it could be copied to */
+		for (i = 0; i < 40; i++)
+			fuzz_put(f, "abcdefgh");
+	}
+}
+
+static void fuzz_list(struct hist_fuzz *f)
+{
+	unsigned int i, n = 1 + fuzz_below(f, f->clean ? 2 : 4);
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			fuzz_put(f, ",");
+		fuzz_expr(f, f->clean ? 1 : 3);
+	}
+}
+
+static void fuzz_trigger(struct hist_fuzz *f)
+{
+	static const char * const sizes[] = {
+		"1", "2", "3", "1024", "2048", "131072",
+		"0", "131073", "4294967296", "18446744073709551615", "-1", "x",
+		"",
+	};
+	static const char * const names[] = { "foo", "", "a,b", "x y" };
+	static const char * const clocks[] = {
+		"mono", "global", "local", "x86-tsc", "counter", "bogus", "",
+	};
+	static const char * const words[] = {
+		"pause", "cont", "continue", "clear", "nohitcount", "NOHITCOUNT",
+		"keys", "vals", "",
+	};
+	static const char * const var_names[] = {
+		"x", "y", "w", "v15",
+		"1x", "", "x.y", "$x", "common_pid", "a", "hitcount",
+	};
+	static const char * const handlers[] = {
+		"onmax($x)", "onmax($w)", "onchange($x)",
+		"onmatch(kunit.hist_kunit)", "onmatch(sys.ev)",
+		"onmax(a)", "onchange()", "onmatch()", "onmax($x", "onbogus($x)",
+	};
+	static const char * const actions[] = {
+		"save(", "snapshot(", "trace(synth,", "trace(", "synth(",
+		"bogus(", "",
+	};
+	unsigned int i, n = fuzz_below(f, 7);
+
+	if (f->clean || fuzz_below(f, 16)) {
+		fuzz_put(f, "keys=");
+		fuzz_list(f);
+	}
+	for (i = 0; i < n; i++) {
+		fuzz_put(f, ":");
+		switch (fuzz_below(f, 11)) {
+		case 0:
+			fuzz_put(f, "vals=");
+			fuzz_list(f);
+			break;
+		case 1:
+			fuzz_put(f, "sort=");
+			fuzz_list(f);
+			break;
+		case 2:
+			fuzz_put(f, "size=");
+			fuzz_pick(f, sizes, ARRAY_SIZE(sizes), 6);
+			break;
+		case 3:
+			fuzz_put(f, "name=");
+			fuzz_pick(f, names, ARRAY_SIZE(names), 1);
+			break;
+		case 4:
+			fuzz_put(f, "clock=");
+			fuzz_pick(f, clocks, ARRAY_SIZE(clocks), 5);
+			break;
+		case 5:
+			fuzz_pick(f, words, ARRAY_SIZE(words), 5);
+			break;
+		case 6: case 7:
+			fuzz_pick(f, var_names, ARRAY_SIZE(var_names), 4);
+			fuzz_put(f, "=");
+			fuzz_expr(f, f->clean ? 1 : 3);
+			break;
+		case 8: case 9:
+			fuzz_pick(f, handlers, ARRAY_SIZE(handlers), 5);
+			fuzz_put(f, ".");
+			fuzz_pick(f, actions, ARRAY_SIZE(actions), 5);
+			if (fuzz_below(f, 2))
+				fuzz_list(f);
+			fuzz_put(f, ")");
+			break;
+		default:
+			fuzz_expr(f, 2);
+		}
+	}
+}
+
+static void fuzz_mangle(struct hist_fuzz *f)
+{
+	static const char odd[] = ":,=.()$+-*/ \t\x01\x7f\xff";
+	unsigned int i, n = fuzz_below(f, 4);
+	size_t at, to;
+	char c;
+
+	for (i = 0; i < n && f->len; i++) {
+		at = fuzz_below(f, f->len);
+		switch (fuzz_below(f, 5)) {
+		case 0:
+			f->len = at;
+			break;
+		case 1:
+			memmove(f->text + at, f->text + at + 1, f->len - at);
+			f->len--;
+			break;
+		case 2:
+			if (f->len + 1 >= sizeof(f->text))
+				break;
+			memmove(f->text + at + 1, f->text + at, f->len - at);
+			f->len++;
+			fallthrough;
+		case 3:
+			f->text[at] = odd[fuzz_below(f, sizeof(odd) - 1)];
+			break;
+		default:
+			to = fuzz_below(f, f->len);
+			c = f->text[at];
+			f->text[at] = f->text[to];
+			f->text[to] = c;
+		}
+		f->text[f->len] = '\0';
+	}
+}
+
+/* What a text is parsed as. */
+enum fuzz_kind { FUZZ_TRIGGER, FUZZ_EXPR, FUZZ_KEY, FUZZ_VALUE, FUZZ_KINDS };
+
+static const char * const fuzz_kinds[FUZZ_KINDS] = {
+	"trigger", "expression", "key", "value",
+};
+
+/*
+ * Parse @text as a @kind: a whole trigger is then built into a histogram
+ * without a map and freed again. The verdict must be accept or refuse.
+ */
+static int fuzz_parse(struct kunit *test, struct hist_test_env *env,
+		      const char *text, enum fuzz_kind kind)
+{
+	struct hist_data *hd;
+	int ret;
+
+	switch (kind) {
+	case FUZZ_TRIGGER:
+		ret = hist_test_attrs(env, text);
+		if (ret)
+			break;
+		mutex_lock(&event_mutex);
+		hd = hist_data_create(&env->ctx, &env->file, &env->attrs,
+				      false);
+		ret = PTR_ERR_OR_ZERO(hd);
+		if (!ret)
+			hist_data_destroy(hd);
+		mutex_unlock(&event_mutex);
+		break;
+	case FUZZ_EXPR:
+		ret = hist_test_parse(env, text);
+		break;
+	default:
+		ret = hist_test_parse_field(env, text, kind == FUZZ_KEY);
+	}
+	if (ret && ret != -EINVAL)
+		KUNIT_FAIL(test, "\"%*pE\" as %s: %d", (int)strlen(text), text,
+			   fuzz_kinds[kind], ret);
+	return ret;
+}
+
+/* The test's record comes from no ring buffer to take a time from. */
+static bool fuzz_reads_clock(const struct hist_field *hf)
+{
+	if (!hf)
+		return false;
+	return hf->fetch == HIST_FETCH_TIMESTAMP ||
+	       hf->fetch == HIST_FETCH_TIMESTAMP_USECS ||
+	       fuzz_reads_clock(hf->operands[0]) ||
+	       fuzz_reads_clock(hf->operands[1]);
+}
+
+/*
+ * An accepted operand evaluates against the record, and its canonical
+ * text is accepted again as the same.
+ */
+static void fuzz_again(struct kunit *test, struct hist_test_env *env,
+		       struct hist_fuzz *f, enum fuzz_kind kind)
+{
+	if (!fuzz_reads_clock(&env->hf))
+		hist_test_value(env);
+	strscpy(f->again, env->hf.spec);
+	if (fuzz_parse(test, env, f->again, kind))
+		KUNIT_FAIL(test, "\"%*pE\" as %s: canonical \"%s\" refused",
+			   (int)f->len, f->text, fuzz_kinds[kind], f->again);
+	else if (strcmp(env->hf.spec, f->again))
+		KUNIT_FAIL(test, "\"%*pE\" as %s: canonical \"%s\" read back as \"%s\"",
+			   (int)f->len, f->text, fuzz_kinds[kind], f->again,
+			   env->hf.spec);
+}
+
+static void hist_test_fuzz_grammar(struct kunit *test)
+{
+	struct hist_test_env *env = test->priv;
+	unsigned int tried[FUZZ_KINDS] = {}, accepted[FUZZ_KINDS] = {};
+	struct hist_fuzz *f;
+	unsigned int i;
+	int kind;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->state = fuzz_seed;
+	for (i = 0; i < fuzz_n; i++) {
+		f->len = 0;
+		f->text[0] = '\0';
+		kind = fuzz_below(f, FUZZ_KINDS);
+		f->clean = fuzz_below(f, 2);
+		if (kind == FUZZ_TRIGGER)
+			fuzz_trigger(f);
+		else
+			fuzz_expr(f, f->clean ? 2 : 4);
+		if (!f->clean)
+			fuzz_mangle(f);
+		tried[kind]++;
+		if (!fuzz_parse(test, env, f->text, kind)) {
+			accepted[kind]++;
+			if (kind != FUZZ_TRIGGER)
+				fuzz_again(test, env, f, kind);
+		}
+		/* KASAN fails the running test too: say what it ran on */
+		if (test->status == KUNIT_FAILURE) {
+			kunit_err(test, "seed %llu, text %u failed: \"%*pE\"\n",
+				  fuzz_seed, i, (int)f->len, f->text);
+			break;
+		}
+		if (!(i % 256))
+			cond_resched();
+	}
+	kunit_info(test, "seed %llu: %u texts\n", fuzz_seed, i);
+	for (kind = 0; kind < FUZZ_KINDS; kind++)
+		kunit_info(test, "%s: %u tried, %u accepted\n",
+			   fuzz_kinds[kind], tried[kind], accepted[kind]);
+}
+
 static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_div_const),
 	KUNIT_CASE(hist_test_div_random),
@@ -894,6 +1245,7 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_attrs_size),
 	KUNIT_CASE(hist_test_attrs_limits),
 	KUNIT_CASE(hist_test_attrs_refused),
+	KUNIT_CASE(hist_test_fuzz_grammar),
 	{}
 };
 
