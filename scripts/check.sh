@@ -165,12 +165,19 @@ for k, p in enumerate(parts):
 # (scripts/config/boot-synth.bconf) is applied, and guest-boot-synth.sh
 # checks the outcome, test boot:synthetic-events (results.py). KUnit ran
 # in part 0 already: kunit.enable=0.
+#
+# FUZZ_N and FUZZ_SEED set how many texts KUnit's grammar fuzzer tries
+# and which (hist_test_fuzz_grammar, trace_hist_kunit.c).
+fuzz_args=${FUZZ_N:+ trace_hist_kunit.fuzz_n=$FUZZ_N}
+fuzz_args+=${FUZZ_SEED:+ trace_hist_kunit.fuzz_seed=$FUZZ_SEED}
 run_part() { # K LAST TEST...
-	local k=$1 last=$2 t0 args=""
+	local k=$1 last=$2 t0 args="kunit.enable=0" kunit=0
 	shift 2
 	t0=$(date +%s)
-	[ "$k" = 0 ] && [ $kunit_on = 1 ] || args="kunit.enable=0"
-	if [ $# -gt 0 ] || [ -z "$args" ]; then
+	if [ "$k" = 0 ] && [ $kunit_on = 1 ]; then
+		kunit=1 args=${fuzz_args# }
+	fi
+	if [ $# -gt 0 ] || [ $kunit = 1 ]; then
 		# With no test file, ftracetest would run them all: KUnit only.
 		local cmd=("$TOP/scripts/guest-check.sh" "$ftdir" "$@")
 		[ $# -gt 0 ] || cmd=(true)
