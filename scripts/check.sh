@@ -247,6 +247,20 @@ count < <(python3 "$TOP/scripts/results.py" --io "$results" $ref_flag \
 	--expected "$expected" --select "$select" --omit "$omit" \
 	--kunit-py "$(src_of "$mode")/tools/testing/kunit/kunit.py" || true)
 
+# A guest that could not calibrate its TSC keeps time by the jiffy, and
+# every latency it measures is 0 or a whole tick: say so, rather than
+# leave it to the tests that happen to notice.
+jiffy_clock=$(for d in "$results"/guest-*/dmesg "$results"/boot/*/dmesg; do
+	[ -f "$d" ] || continue
+	grep -o 'Switched to clocksource [^ ]*' "$d" | tail -n 1 |
+		grep -q jiffies && echo "$d"
+done)
+if [ -n "$jiffy_clock" ]; then
+	echo "clock: a guest kept time in jiffies:" $jiffy_clock
+	echo "clock: 0 passed, 1 failed"
+	failed=$((failed + 1))
+fi
+
 # A debug kernel's checkers speak through the kernel log, of both boots.
 case $mode in
 *-debug)
