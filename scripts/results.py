@@ -108,7 +108,7 @@ def ftrace_times(logdir):
 	except (OSError, ValueError):
 		return {}
 	times = {}
-	for num, (tid, log) in sorted(ftrace_cases(logdir).items()):
+	for _, (tid, log) in sorted(ftrace_cases(logdir).items()):
 		ended = os.path.getmtime(log)
 		times[tid] = max(0, ended - began)
 		began = ended
@@ -129,6 +129,15 @@ def dmesg_stamps(dmesg, pattern):
 	return stamps
 
 
+def guest_dirs(io):
+	"""The run.sh results dirs of a check.sh run in IO.
+
+	check.sh runs the tests in several guests at once, each keeping its
+	run.sh results in IO/guest-K; a single run's IO is one of them.
+	"""
+	return sorted(glob.glob(os.path.join(io, 'guest-*', ''))) or [io]
+
+
 def run_times(io):
 	"""ID -> seconds for each test of a check.sh run in IO, with
 	'kunit:*' for all the KUnit suites (from the first KTAP header to
@@ -136,7 +145,7 @@ def run_times(io):
 	guest ran: from run.sh's writing the command to the guest's writing
 	its status."""
 	times = {}
-	for g in sorted(glob.glob(os.path.join(io, 'guest-*', ''))):
+	for g in guest_dirs(io):
 		times.update(ftrace_times(os.path.join(g, 'ftrace')))
 		kunit = dmesg_stamps(os.path.join(g, 'dmesg'),
 				     r'\] (KTAP version|(not )?ok \d+ )')
@@ -232,14 +241,10 @@ def main():
 			print(f'{tid} {secs:.0f}')
 		return 0
 	if not args.expected or not args.kunit_py:
-		ap.error('--expected and --kunit-py are needed, but with --times')
+		ap.error('--expected and --kunit-py are needed unless --times')
 
-	# check.sh runs the tests in several guests at once, each keeping
-	# its run.sh results in IO/guest-K; a single run's IO is one of them.
-	guests = sorted(glob.glob(os.path.join(args.io, 'guest-*', ''))) or \
-		[args.io]
 	got = {}
-	for g in guests:
+	for g in guest_dirs(args.io):
 		got.update(ftrace_results(os.path.join(g, 'ftrace')))
 		got.update(kunit_results(os.path.join(g, 'dmesg'),
 					 args.kunit_py))
