@@ -5,7 +5,8 @@
 # add_remove_synth and every .tc of ours, boot it again with bootconfig to
 # check boot-time synthetic events, hold the results against
 # scripts/expected/<mode>.txt, then (ours mode) lint our files and run the
-# userspace harnesses. Ends with one line: "check: N passed, N failed, N skipped".
+# userspace harnesses and the harness's self-tests. Ends with one line:
+# "check: N passed, N failed, N skipped".
 #
 # Each phase prints "phase: NAME Ns" (.ci/run sums them up).
 #
@@ -250,11 +251,7 @@ count < <(python3 "$TOP/scripts/results.py" --io "$results" $ref_flag \
 # A guest that could not calibrate its TSC keeps time by the jiffy, and
 # every latency it measures is 0 or a whole tick: say so, rather than
 # leave it to the tests that happen to notice.
-jiffy_clock=$(for d in "$results"/guest-*/dmesg "$results"/boot/*/dmesg; do
-	[ -f "$d" ] || continue
-	grep -o 'Switched to clocksource [^ ]*' "$d" | tail -n 1 |
-		grep -q jiffies && echo "$d"
-done)
+jiffy_clock=$(jiffy_clock_guests "$results"/guest-*/dmesg "$results"/boot/*/dmesg)
 if [ -n "$jiffy_clock" ]; then
 	echo "clock: a guest kept time in jiffies:" $jiffy_clock
 	echo "clock: 0 passed, 1 failed"
@@ -284,6 +281,7 @@ esac
 if [ "$mode" = ours ] && [ -z "$select" ]; then
 	count < <(phase lint "$TOP/scripts/lint.sh" 2>&1 || true)
 	count < <(phase userspace "$TOP/scripts/userspace.sh" 2>&1 || true)
+	count < <(phase selftest "$TOP/scripts/selftest.sh" 2>&1 || true)
 fi
 
 # A guest that died takes most results with it, and the reason scrolls

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Common settings for the driver scripts; sourced, never run.
 
-set -euo pipefail
+set -Eeuo pipefail
 shopt -s inherit_errexit
+# A script that set -e stops says where, so that a CI log shows why a
+# check ended without a failed test.
+trap 'echo "error: ${BASH_SOURCE[0]##*/}:$LINENO: \"$BASH_COMMAND\" failed (status $?)" >&2' ERR
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
@@ -35,6 +38,19 @@ kernel_cc() {
 	if command -v ccache >/dev/null; then KERNEL_CC="ccache gcc"; fi
 }
 note() { echo "==> $*" >&2; }
+
+# jiffy_clock_guests DMESG...: the kernel logs, of those that exist, whose
+# last clocksource switch went to jiffies (the TSC failed to calibrate).
+jiffy_clock_guests() {
+	local d
+	for d in "$@"; do
+		[ -f "$d" ] || continue
+		if grep -o 'Switched to clocksource [^ ]*' "$d" | tail -n 1 |
+			grep -q '^Switched to clocksource jiffies$'; then
+			echo "$d"
+		fi
+	done
+}
 
 # mode_of REF DEBUG -> ours | ref | ours-debug | ref-debug
 mode_of() {
