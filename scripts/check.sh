@@ -169,14 +169,20 @@ for k, p in enumerate(parts):
 #
 # FUZZ_N and FUZZ_SEED set how many texts KUnit's grammar fuzzer tries
 # and which (hist_test_fuzz_grammar, trace_hist_kunit.c).
+#
+# STRESS_S, how long trigger-hist-lifetime-stress.tc runs, reaches the
+# test as an environment variable: the kernel hands a NAME=VALUE it does
+# not know to init.
 fuzz_args=${FUZZ_N:+ trace_hist_kunit.fuzz_n=$FUZZ_N}
 fuzz_args+=${FUZZ_SEED:+ trace_hist_kunit.fuzz_seed=$FUZZ_SEED}
+stress_args=${STRESS_S:+ STRESS_S=$STRESS_S}
 run_part() { # K LAST TEST...
-	local k=$1 last=$2 t0 args="kunit.enable=0" kunit=0
+	local k=$1 last=$2 t0 args="kunit.enable=0$stress_args" kunit=0
 	shift 2
 	t0=$(date +%s)
 	if [ "$k" = 0 ] && [ $kunit_on = 1 ]; then
-		kunit=1 args=${fuzz_args# }
+		kunit=1 args=$fuzz_args$stress_args
+		args=${args# }
 	fi
 	if [ $# -gt 0 ] || [ $kunit = 1 ]; then
 		# With no test file, ftracetest would run them all: KUnit only.
@@ -247,6 +253,12 @@ ref_flag=
 count < <(python3 "$TOP/scripts/results.py" --io "$results" $ref_flag \
 	--expected "$expected" --select "$select" --omit "$omit" \
 	--kunit-py "$(src_of "$mode")/tools/testing/kunit/kunit.py" || true)
+
+# What the fuzzer and the stress test did, for the CI log.
+grep -h '# hist_test_fuzz_grammar: \(seed\|.*tried\)' "$results"/guest-*/dmesg 2>/dev/null |
+	sed 's/^\[[ 0-9.]*\] *# /numbers: /' || true
+grep -h '^hist stress: ' "$results"/guest-*/ftrace/*-log.* 2>/dev/null |
+	sed 's/^/numbers: /' || true
 
 # A guest that could not calibrate its TSC keeps time by the jiffy, and
 # every latency it measures is 0 or a whole tick: say so, rather than
