@@ -215,6 +215,9 @@ run_parts() {
 	wait $pids
 }
 
+if [ -z "$tests" ] && [ $kunit_on = 0 ] && [ $boot_on = 0 ]; then
+	die "T='$select' matches no test of $expected"
+fi
 rm -rf "$results"
 mkdir -p "$results"
 note "check $mode: $(echo $tests | wc -w) test files in $(echo "$plan" | grep -c .) guests$([ $kunit_on = 1 ] || echo ", no KUnit")"
@@ -306,4 +309,4 @@ for g in $guest_died; do
 done
 echo "check $mode: done in $(($(date +%s) - start))s"
 echo "check: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+[ "$failed" = 0 ] || exit 1

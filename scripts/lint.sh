@@ -72,4 +72,4 @@ $f: not compiled by this config, so sparse and W=1 never saw it" ;;
 	done
 fi
 echo "lint: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+[ "$failed" = 0 ] || exit 1

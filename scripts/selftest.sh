@@ -53,4 +53,4 @@ got=$(jiffy_clock_guests "$tmp"/none/guest-*/dmesg)
 expect "no guest directories" "" "$got"
 
 echo "selftest: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+[ "$failed" = 0 ] || exit 1
