@@ -257,8 +257,10 @@ count < <(python3 "$TOP/scripts/results.py" --io "$results" $ref_flag \
 	--expected "$expected" --select "$select" --omit "$omit" \
 	--kunit-py "$(src_of "$mode")/tools/testing/kunit/kunit.py" || true)
 
-# What the fuzzer and the stress test did, for the CI log.
-grep -h '# hist_test_fuzz_grammar: \(seed\|.*tried\)' "$results"/guest-*/dmesg 2>/dev/null |
+# What the fuzzer, the nesting test and the stress test did, for the CI
+# log.
+grep -hE '# hist_test_(fuzz_grammar: (seed|.*tried)|nested_hits: keys=)' \
+	"$results"/guest-*/dmesg 2>/dev/null |
 	sed 's/^\[[ 0-9.]*\] *# /numbers: /' || true
 grep -h '^hist stress: ' "$results"/guest-*/ftrace/*-log.* 2>/dev/null |
 	sed 's/^/numbers: /' || true

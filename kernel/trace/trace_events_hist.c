@@ -32,6 +32,7 @@
  * with tracepoint_synchronize_unregister() before emptying the map,
  * which tracing_map_clear() requires.
  */
+#include <kunit/visibility.h>
 #include <linux/ctype.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -248,11 +249,12 @@ static noinline void hist_hit_bytes(struct hist_data *hd,
 /*
  * The hit path.  A trigger of numeric keys and values only, the common
  * case, keeps to this function and its small key; the others branch
- * off to a function with the buffers they need.
+ * off to a function with the buffers they need.  KUnit calls it
+ * directly, from process and hard interrupt context at once.
  */
-static void hist_hit(struct event_trigger_data *data,
-		     struct trace_buffer *buffer, void *rec,
-		     struct ring_buffer_event *rbe)
+VISIBLE_IF_KUNIT void hist_hit(struct event_trigger_data *data,
+			       struct trace_buffer *buffer, void *rec,
+			       struct ring_buffer_event *rbe)
 {
 	struct hist_data *hd = data->private_data;
 	/*

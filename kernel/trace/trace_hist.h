@@ -611,4 +611,10 @@ static __always_inline u64 hist_fetch(const struct hist_data *hd,
 	return val;
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The trigger's hit function, static unless KUnit tests it. */
+void hist_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
+	      void *rec, struct ring_buffer_event *rbe);
+#endif
+
 #endif /* __TRACE_HIST_H */

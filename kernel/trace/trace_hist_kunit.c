@@ -13,17 +13,23 @@
  *    whose fields and record this file lays out itself;
  *  - splitting a trigger's text into its attributes (hist_parse_attrs());
  *  - a grammar fuzzer over all of the above and the building of a whole
- *    histogram from a trigger's text (see hist_test_fuzz_grammar()).
+ *    histogram from a trigger's text (see hist_test_fuzz_grammar());
+ *  - hits of one histogram nested on a CPU: the hit path called in a
+ *    loop while a hard interrupt timer on the same CPU calls it too
+ *    (see hist_test_nested_hits()).
  *
  * Whole triggers on real events are covered by the ftrace selftests.
+ * Only the nesting test builds a map and hits it.
  * What the parser refuses is logged to the top-level error_log, as it
  * would be from a trigger file.
  */
 
 #include <kunit/test.h>
+#include <linux/hrtimer.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -1229,6 +1235,161 @@ static void hist_test_fuzz_grammar(struct kunit *test)
 			   fuzz_kinds[kind], tried[kind], accepted[kind]);
 }
 
+/*
+ * Nesting: a hit interrupted on its CPU by a hit of the same histogram.
+ * An hrtimer pinned to the CPU fires every NEST_PERIOD_NS in hard
+ * interrupt context and hits the histogram with a record of its own,
+ * while the test, kept on that CPU, hits it in a loop with the usual
+ * record.  Each side counts its own hits; the map must hold exactly
+ * those counts under the two keys, with the value sums to match: a key
+ * buffer or a sum that the interrupt overwrote in the middle of a hit
+ * shows up as a third key, a lost hit or a wrong sum.  Without high
+ * resolution timers the timer fires once a tick: 0.8 s at HZ=250.
+ * Almost every interrupt hit lands inside a loop hit.  NMI context is
+ * not covered: KUnit has no portable way to raise an NMI.
+ */
+#define NEST_IRQ_HITS	200
+#define NEST_PERIOD_NS	(20 * NSEC_PER_USEC)
+#define NEST_BATCH	64
+
+struct hist_nest {
+	struct hrtimer			timer;
+	struct event_trigger_data	data;
+	struct hist_test_rec		rec;		/* the interrupt's */
+	unsigned int			irq_hits;
+	unsigned int			nested;
+	bool				in_hit;
+};
+
+static enum hrtimer_restart hist_nest_fire(struct hrtimer *timer)
+{
+	struct hist_nest *n = container_of(timer, struct hist_nest, timer);
+
+	if (READ_ONCE(n->in_hit))
+		n->nested++;
+	hist_hit(&n->data, NULL, &n->rec, NULL);
+	if (++n->irq_hits >= NEST_IRQ_HITS)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime(NEST_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+
+/*
+ * Which side's entry @elt is, told by the sum of c: each side's record
+ * has its own.  The hitcount must then be that side's count exactly.
+ */
+static void hist_nest_check(struct kunit *test, struct tracing_map_elt *elt,
+			    const struct hist_nest *n, u64 proc_c,
+			    unsigned int proc_hits, unsigned int *seen)
+{
+	u64 hits = tracing_map_read_sum(elt, 0);
+	u64 sum = tracing_map_read_sum(elt, 1);
+
+	if (sum == hits * n->rec.c) {
+		KUNIT_EXPECT_EQ(test, hits, (u64)n->irq_hits);
+		seen[1]++;
+	} else if (sum == hits * proc_c) {
+		KUNIT_EXPECT_EQ(test, hits, (u64)proc_hits);
+		seen[0]++;
+	} else {
+		KUNIT_FAIL(test, "an entry of %llu hits sums to %llu", hits,
+			   sum);
+	}
+}
+
+static void hist_nest_one(struct kunit *test, const char *text)
+{
+	static const struct tracing_map_sort_key by_hits = { .field_idx = 0 };
+	struct hist_test_env *env = test->priv;
+	unsigned int seen[2] = {};
+	struct tracing_map_stats stats;
+	struct tracing_map_elt **entries;
+	unsigned long deadline;
+	unsigned int proc_hits = 0, i;
+	struct hist_data *hd;
+	struct hist_nest *n;
+	int ret;
+
+	n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	KUNIT_ASSERT_EQ_MSG(test, hist_test_attrs(env, text), 0, "%s", text);
+	mutex_lock(&event_mutex);
+	hd = hist_data_create(&env->ctx, &env->file, &env->attrs, true);
+	mutex_unlock(&event_mutex);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(hd), "%s: %d", text,
+			       PTR_ERR_OR_ZERO(hd));
+	n->data.private_data = hd;
+	n->rec = env->rec;
+	n->rec.a = REC_A + 1;
+	n->rec.b = REC_B - 1;
+	n->rec.c = REC_C + 1;
+	strscpy(n->rec.name, "interrupt");
+	n->rec.frames[1] = REC_FRAME2;
+	n->rec.frames[2] = REC_FRAME1;
+
+	hrtimer_init(&n->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	n->timer.function = hist_nest_fire;
+	migrate_disable();
+	hrtimer_start(&n->timer, ns_to_ktime(NEST_PERIOD_NS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	deadline = jiffies + 60 * HZ;
+	while (READ_ONCE(n->irq_hits) < NEST_IRQ_HITS &&
+	       time_before(jiffies, deadline)) {
+		/* as from a tracepoint: preemption off, interrupts on */
+		preempt_disable();
+		for (i = 0; i < NEST_BATCH; i++) {
+			WRITE_ONCE(n->in_hit, true);
+			hist_hit(&n->data, NULL, &env->rec, NULL);
+			WRITE_ONCE(n->in_hit, false);
+		}
+		preempt_enable();
+		proc_hits += NEST_BATCH;
+		cond_resched();
+	}
+	hrtimer_cancel(&n->timer);
+	migrate_enable();
+
+	kunit_info(test, "%s: %u hits, %u from the interrupt, %u of them nested\n",
+		   text, proc_hits + n->irq_hits, n->irq_hits, n->nested);
+	KUNIT_EXPECT_EQ(test, n->irq_hits, NEST_IRQ_HITS);
+	KUNIT_EXPECT_GT(test, n->nested, 0);
+	tracing_map_read_stats(hd->map, &stats);
+	KUNIT_EXPECT_EQ(test, stats.hits, (u64)proc_hits + n->irq_hits);
+	KUNIT_EXPECT_EQ(test, stats.drops, 0);
+	KUNIT_EXPECT_EQ(test, stats.entries, 2);
+	ret = tracing_map_sort_entries(hd->map, &by_hits, 1, &entries);
+	KUNIT_EXPECT_EQ(test, ret, 2);
+	/* a corrupt key makes many entries: the first few tell enough */
+	for (i = 0; i < ret && i < 4; i++)
+		hist_nest_check(test, entries[i], n, env->rec.c, proc_hits,
+				seen);
+	KUNIT_EXPECT_EQ(test, seen[0], 1);
+	KUNIT_EXPECT_EQ(test, seen[1], 1);
+	if (ret > 0)
+		tracing_map_free_entries(entries);
+	mutex_lock(&event_mutex);
+	hist_data_destroy(hd);
+	mutex_unlock(&event_mutex);
+}
+
+/* Each way the hit path builds its key: in registers, on the stack, in
+ * a per-CPU pad (strings and stacks), with variables.
+ */
+static void hist_test_nested_hits(struct kunit *test)
+{
+	static const char * const texts[] = {
+		"keys=a:vals=c",
+		"keys=a,b:vals=c",
+		"keys=name,a:vals=c",
+		"keys=stack:vals=c",
+		"keys=a:vals=c:v=c",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(texts); i++)
+		hist_nest_one(test, texts[i]);
+}
+
 static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_div_const),
 	KUNIT_CASE(hist_test_div_random),
@@ -1246,6 +1407,7 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_attrs_limits),
 	KUNIT_CASE(hist_test_attrs_refused),
 	KUNIT_CASE(hist_test_fuzz_grammar),
+	KUNIT_CASE_SLOW(hist_test_nested_hits),
 	{}
 };
 
