@@ -689,6 +689,85 @@ static void tracing_map_test_concurrent_full(struct kunit *test)
 	tracing_map_free_entries(e);
 }
 
+/*
+ * A histogram that reads another's variable looks its key up in the
+ * other's map with no regard for that histogram's pause: the owner's
+ * clear can run under such a lookup.  The lookup must then find the key,
+ * nothing, or an element being reset; never an element outside the map,
+ * which a slot cleared one byte at a time (hash left, index gone) would
+ * give it.  A reader kthread on another CPU looks keys up while this
+ * one clears and refills the map over and over; each element it gets
+ * must hold the key it asked for, or a reset (zero) key.
+ */
+struct clear_reader {
+	struct tracing_map	*map;
+	struct completion	done;
+	bool			stop;
+	u64			lookups;
+	u64			found;
+	u64			wrong;
+};
+
+static int clear_reader_fn(void *data)
+{
+	struct clear_reader *r = data;
+	u64 key = 0;
+
+	while (!READ_ONCE(r->stop)) {
+		struct tracing_map_elt *elt;
+		u64 stored;
+
+		preempt_disable();
+		elt = tracing_map_lookup(r->map, &key);
+		if (elt) {
+			stored = READ_ONCE(*(const u64 *)tracing_map_elt_key(elt));
+			r->found++;
+			if (stored != key && stored)
+				r->wrong++;
+		}
+		preempt_enable();
+		r->lookups++;
+		key = (key + 1) & 255;
+		if (!(r->lookups & 1023))
+			cond_resched();
+	}
+	complete(&r->done);
+	return 0;
+}
+
+static void tracing_map_test_lookup_during_clear(struct kunit *test)
+{
+	struct tracing_map *map = new_map(test, 8, sizeof(u64), NULL);
+	struct clear_reader *r;
+	struct task_struct *task;
+	unsigned int round, cpu;
+	u64 key;
+
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->map = map;
+	init_completion(&r->done);
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids)
+		kunit_skip(test, "needs two CPUs");
+	task = kthread_run_on_cpu(clear_reader_fn, r, cpu, "tracing_map_clr/%u");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+
+	for (round = 0; round < 2000; round++) {
+		for (key = 0; key < 128; key++)
+			KUNIT_ASSERT_NOT_NULL(test, hit(map, &key, key));
+		tracing_map_clear(map);
+		cond_resched();
+	}
+	WRITE_ONCE(r->stop, true);
+	wait_for_completion(&r->done);
+	kunit_info(test, "%u clears, %llu lookups, %llu found\n", round,
+		   r->lookups, r->found);
+	KUNIT_EXPECT_GT(test, r->lookups, 0);
+	KUNIT_EXPECT_EQ(test, r->wrong, 0);
+}
+
 static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tracing_map_test_insert_lookup),
 	KUNIT_CASE(tracing_map_test_full_map),
@@ -703,6 +782,7 @@ static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tracing_map_test_memory),
 	KUNIT_CASE_SLOW(tracing_map_test_concurrent),
 	KUNIT_CASE_SLOW(tracing_map_test_concurrent_full),
+	KUNIT_CASE_SLOW(tracing_map_test_lookup_during_clear),
 	{}
 };
 
