@@ -100,10 +100,14 @@
  *    tracing_map_memory_usage(): process context, concurrently with the
  *    hit path.  Entries being added meanwhile may or may not be seen.
  *  - tracing_map_clear(): process context, and the caller must make sure
- *    that no hit-path call and no sort is running or can start (e.g. by
+ *    that no insert and no sort is running or can start (e.g. by
  *    disabling the trigger and waiting with
  *    tracepoint_synchronize_unregister()) until it returns.  Element
- *    pointers stay valid, their contents are reset.
+ *    pointers stay valid, their contents are reset.  Lookups may run
+ *    meanwhile (a histogram reading another's variables does not wait
+ *    for that one's clear): each slot goes from its value to empty in
+ *    one atomic write, so a lookup finds its key, nothing, or an element
+ *    being reset, never a slot with a hash but no element.
  *
  * NMI safety assumes atomic64_t operations are NMI-safe, which holds on
  * architectures that have NMIs (not with CONFIG_GENERIC_ATOMIC64).
@@ -477,7 +481,7 @@ static void reset_elt(struct tracing_map *map, struct tracing_map_elt *elt)
 		atomic64_set(&elt->sums[i], 0);
 	for (i = 0; i < map->n_vars; i++)
 		atomic64_set(&elt->vars[i], 0);
-	elt->var_set = 0;
+	WRITE_ONCE(elt->var_set, 0);
 	if (map->ops && map->ops->elt_clear)
 		map->ops->elt_clear(map, elt);
 }
@@ -502,17 +506,20 @@ static void reset_cpus(struct tracing_map *map)
  * @map: initialized map
  *
  * Calls ops->elt_clear() for each element taken since the last clear.
- * The caller must guarantee that no insert, lookup or sort on @map runs
- * until this returns (see the rules at the top of tracing_map.c).
+ * The caller must guarantee that no insert or sort on @map runs until
+ * this returns; lookups may (see the rules at the top of tracing_map.c).
  */
 void tracing_map_clear(struct tracing_map *map)
 {
 	int used = min(atomic_read(&map->next_elt), map->max_elts);
+	u32 pos;
 	int idx;
 
 	for (idx = 0; idx < used; idx++)
 		reset_elt(map, elt_at(map, idx));
-	memset(map->slots, 0, (map->slot_mask + 1) * sizeof(*map->slots));
+	/* not memset(): it may store a slot a byte at a time */
+	for (pos = 0; pos <= map->slot_mask; pos++)
+		atomic64_set(&map->slots[pos], 0);
 	atomic_set(&map->next_elt, 0);
 	atomic_set(&map->n_parked, 0);
 	reset_cpus(map);
