@@ -1274,6 +1274,11 @@ static enum hrtimer_restart hist_nest_fire(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
+static void hist_nest_cancel(void *timer)
+{
+	hrtimer_cancel(timer);
+}
+
 /*
  * Which side's entry @elt is, told by the sum of c: each side's record
  * has its own.  The hitcount must then be that side's count exactly.
@@ -1329,10 +1334,13 @@ static void hist_nest_one(struct kunit *test, const char *text)
 
 	hrtimer_init(&n->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	n->timer.function = hist_nest_fire;
+	/* if a hit oopses, the timer must not outlive @n */
+	ret = kunit_add_action_or_reset(test, hist_nest_cancel, &n->timer);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	migrate_disable();
 	hrtimer_start(&n->timer, ns_to_ktime(NEST_PERIOD_NS),
 		      HRTIMER_MODE_REL_PINNED_HARD);
-	deadline = jiffies + 60 * HZ;
+	deadline = jiffies + 20 * HZ;
 	while (READ_ONCE(n->irq_hits) < NEST_IRQ_HITS &&
 	       time_before(jiffies, deadline)) {
 		/* as from a tracepoint: preemption off, interrupts on */
@@ -1386,7 +1394,7 @@ static void hist_test_nested_hits(struct kunit *test)
 	};
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(texts); i++)
+	for (i = 0; i < ARRAY_SIZE(texts) && test->status != KUNIT_FAILURE; i++)
 		hist_nest_one(test, texts[i]);
 }
 

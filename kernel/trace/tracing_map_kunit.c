@@ -754,12 +754,23 @@ static void tracing_map_test_lookup_during_clear(struct kunit *test)
 	task = kthread_run_on_cpu(clear_reader_fn, r, cpu, "tracing_map_clr/%u");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 
+	/*
+	 * The keys are inserted in the same order every round, so an
+	 * element the reader holds across a clear is refilled with the
+	 * same key: a reader that outlives the clear is the caller's to
+	 * wait for (see the rules in tracing_map.c), not this test's.
+	 */
 	for (round = 0; round < 2000; round++) {
 		for (key = 0; key < 128; key++)
-			KUNIT_ASSERT_NOT_NULL(test, hit(map, &key, key));
+			if (!hit(map, &key, key))
+				break;
+		KUNIT_EXPECT_EQ(test, key, 128);
 		tracing_map_clear(map);
+		if (key != 128)
+			break;
 		cond_resched();
 	}
+	/* no ASSERT before this point: the reader uses the map and @r */
 	WRITE_ONCE(r->stop, true);
 	wait_for_completion(&r->done);
 	kunit_info(test, "%u clears, %llu lookups, %llu found\n", round,
