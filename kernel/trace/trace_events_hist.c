@@ -454,6 +454,12 @@ static void hist_clear(struct event_trigger_data *data)
 		data->paused = true;
 	tracepoint_synchronize_unregister();
 	tracing_map_clear(hist_of(data)->map);
+	/*
+	 * Triggers that read our variables look them up all along, paused
+	 * or not: let those that overlapped the clear finish before our
+	 * hits reuse the elements for other keys.
+	 */
+	tracepoint_synchronize_unregister();
 	if (data->name)
 		unpause_named_trigger(data);
 	else

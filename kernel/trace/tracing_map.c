@@ -107,7 +107,10 @@
  *    meanwhile (a histogram reading another's variables does not wait
  *    for that one's clear): each slot goes from its value to empty in
  *    one atomic write, so a lookup finds its key, nothing, or an element
- *    being reset, never a slot with a hash but no element.
+ *    being reset, never a slot with a hash but no element.  Such
+ *    lookups must be over before inserts resume, or one may compare its
+ *    key against an element already reused for another key: the hist
+ *    layer waits for them with tracepoint_synchronize_unregister().
  *
  * NMI safety assumes atomic64_t operations are NMI-safe, which holds on
  * architectures that have NMIs (not with CONFIG_GENERIC_ATOMIC64).
