@@ -107,10 +107,11 @@
  *    meanwhile (a histogram reading another's variables does not wait
  *    for that one's clear): each slot goes from its value to empty in
  *    one atomic write, so a lookup finds its key, nothing, or an element
- *    being reset, never a slot with a hash but no element.  Such
- *    lookups must be over before inserts resume, or one may compare its
- *    key against an element already reused for another key: the hist
- *    layer waits for them with tracepoint_synchronize_unregister().
+ *    being reset, never a slot with a hash but no element; a variable
+ *    it finds set still holds the value set.  Such lookups must be over
+ *    before inserts resume, or one may compare its key against an
+ *    element already reused for another key: the hist layer waits for
+ *    them with tracepoint_synchronize_unregister().
  *
  * NMI safety assumes atomic64_t operations are NMI-safe, which holds on
  * architectures that have NMIs (not with CONFIG_GENERIC_ATOMIC64).
@@ -306,14 +307,19 @@ static void park_elt(struct tracing_map *map, int idx)
 static __always_inline void prepare_elt(struct tracing_map *map, int idx,
 					const void *key, bool key64)
 {
+	struct tracing_map_elt *elt = elt_at(map, idx);
 	void *stored = key_at(map, idx);
+	unsigned int i;
 
 	if (key64)
 		*(u64 *)stored = get_unaligned((const u64 *)key);
 	else
 		memcpy(stored, key, map->key_size);
+	/* reset_elt() leaves them for lookups that overlap a clear */
+	for (i = 0; i < map->n_vars; i++)
+		atomic64_set(&elt->vars[i], 0);
 	if (map->ops && map->ops->elt_init)
-		map->ops->elt_init(map, elt_at(map, idx));
+		map->ops->elt_init(map, elt);
 }
 
 /*
@@ -480,11 +486,15 @@ static void reset_elt(struct tracing_map *map, struct tracing_map_elt *elt)
 {
 	unsigned int i;
 
+	/*
+	 * A lookup may read the variables meanwhile: unset them in one
+	 * atomic step, and leave their values for prepare_elt() to zero
+	 * once the element is out of everyone's sight, so that a reader
+	 * who saw a bit still set reads the value that went with it.
+	 */
+	xchg(&elt->var_set, 0);
 	for (i = 0; i < map->n_sums; i++)
 		atomic64_set(&elt->sums[i], 0);
-	for (i = 0; i < map->n_vars; i++)
-		atomic64_set(&elt->vars[i], 0);
-	WRITE_ONCE(elt->var_set, 0);
 	if (map->ops && map->ops->elt_clear)
 		map->ops->elt_clear(map, elt);
 }

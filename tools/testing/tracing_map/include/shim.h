@@ -76,6 +76,7 @@ typedef void (*swap_r_func_t)(void *a, void *b, int size, const void *priv);
 				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
 	__old;								\
 })
+#define xchg(p, n)		__atomic_exchange_n((p), (n), __ATOMIC_SEQ_CST)
 
 /* Hit paths are preempt-off by construction here: a thread is a CPU. */
 #define lockdep_assert_preemption_disabled() do { } while (0)
