@@ -740,8 +740,9 @@ static int hist_command_run(struct trace_event_file *file, bool remove,
 		goto out_named;
 	ret = event_trigger_set_filter(cmd_ops, file, if_filter, data);
 	kfree(if_filter);
+	/* a filter that failed to parse is still the trigger's to free */
 	if (ret < 0)
-		goto out_named;
+		goto out_filter;
 	ret = hist_attach(&ctx, file, data);
 	if (ret < 0)
 		goto out_filter;
