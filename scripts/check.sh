@@ -170,12 +170,15 @@ for k, p in enumerate(parts):
 # FUZZ_N and FUZZ_SEED set how many texts KUnit's grammar fuzzer tries
 # and which (hist_test_fuzz_grammar, trace_hist_kunit.c).
 #
-# STRESS_S, how long trigger-hist-lifetime-stress.tc runs, reaches the
-# test as an environment variable: the kernel hands a NAME=VALUE it does
-# not know to init.
+# STRESS_S, how long trigger-hist-lifetime-stress.tc runs, and
+# TRACEFS_FUZZ_N and TRACEFS_FUZZ_SEED, for trigger-hist-fuzz-tracefs.tc,
+# reach the tests as environment variables: the kernel hands a
+# NAME=VALUE it does not know to init.
 fuzz_args=${FUZZ_N:+ trace_hist_kunit.fuzz_n=$FUZZ_N}
 fuzz_args+=${FUZZ_SEED:+ trace_hist_kunit.fuzz_seed=$FUZZ_SEED}
 stress_args=${STRESS_S:+ STRESS_S=$STRESS_S}
+stress_args+=${TRACEFS_FUZZ_N:+ TRACEFS_FUZZ_N=$TRACEFS_FUZZ_N}
+stress_args+=${TRACEFS_FUZZ_SEED:+ TRACEFS_FUZZ_SEED=$TRACEFS_FUZZ_SEED}
 run_part() { # K LAST TEST...
 	local k=$1 last=$2 t0 args="kunit.enable=0$stress_args" kunit=0
 	shift 2
@@ -257,12 +260,12 @@ count < <(python3 "$TOP/scripts/results.py" --io "$results" $ref_flag \
 	--expected "$expected" --select "$select" --omit "$omit" \
 	--kunit-py "$(src_of "$mode")/tools/testing/kunit/kunit.py" || true)
 
-# What the fuzzer, the nesting test and the stress test did, for the CI
-# log.
+# What the fuzzers, the nesting test and the stress test did, for the
+# CI log.
 grep -hE '# hist_test_(fuzz_grammar: (seed|.*tried)|nested_hits: keys=)' \
 	"$results"/guest-*/dmesg 2>/dev/null |
 	sed 's/^\[[ 0-9.]*\] *# /numbers: /' || true
-grep -h '^hist stress: ' "$results"/guest-*/ftrace/*-log.* 2>/dev/null |
+grep -hE '^(hist stress|fuzz): ' "$results"/guest-*/ftrace/*-log.* 2>/dev/null |
 	sed 's/^/numbers: /' || true
 
 # A guest that could not calibrate its TSC keeps time by the jiffy, and
