@@ -176,6 +176,12 @@ for k, p in enumerate(parts):
 # NAME=VALUE it does not know to init.
 fuzz_args=${FUZZ_N:+ trace_hist_kunit.fuzz_n=$FUZZ_N}
 fuzz_args+=${FUZZ_SEED:+ trace_hist_kunit.fuzz_seed=$FUZZ_SEED}
+# A debug kernel runs the tracefs fuzzer at a third of a second a
+# command: it gets 200 commands and 15 s of stress unless told otherwise.
+case $mode in
+*-debug)
+	: "${TRACEFS_FUZZ_N:=200}" "${STRESS_S:=15}" ;;
+esac
 stress_args=${STRESS_S:+ STRESS_S=$STRESS_S}
 stress_args+=${TRACEFS_FUZZ_N:+ TRACEFS_FUZZ_N=$TRACEFS_FUZZ_N}
 stress_args+=${TRACEFS_FUZZ_SEED:+ TRACEFS_FUZZ_SEED=$TRACEFS_FUZZ_SEED}
