@@ -56,11 +56,19 @@ if [ -f /run/io/cmd ]; then
 	status=$?
 fi
 # On a kmemleak kernel, what the command leaked: two scans, since an
-# object must look unreferenced twice to be reported.
+# object must look unreferenced twice to be reported, and only once it
+# is older than 5 s when a scan starts. A scan of the debug kernel takes
+# about 7 s, so the second one rarely has to wait.
 leaks=/sys/kernel/debug/kmemleak
 if [ -e $leaks ]; then
+	read -r up _ </proc/uptime
+	ready=$((${up%.*} + 6))
 	echo scan >$leaks
-	sleep 6
+	read -r up _ </proc/uptime
+	while [ "${up%.*}" -lt $ready ]; do
+		sleep 1
+		read -r up _ </proc/uptime
+	done
 	echo scan >$leaks
 	cat $leaks >/run/io/kmemleak
 fi
