@@ -15,7 +15,7 @@
 # boot:synthetic-events) matches the Python regular expression REGEX, with
 # no lint and no userspace harnesses. A .tc file runs when its ID or its
 # :instance ID matches; KUnit is switched off at boot when no kunit: ID
-# matches, and the bootconfig boot is skipped when boot:synthetic-events
+# matches, and the bootconfig check is skipped when boot:synthetic-events
 # does not.
 #
 # The debug kernel (DEBUG=1) runs the debug set below unless FULL=1.
@@ -32,7 +32,7 @@ start=$(date +%s)
 # The debug kernel (unless FULL=1) runs what the debug pass is for, each
 # path of ours once under KASAN, lockdep, UBSAN and kmemleak: every .tc
 # of ours (with its :instance run), every upstream test in
-# trigger/inter-event, our KUnit suites and the bootconfig boot. It leaves
+# trigger/inter-event, our KUnit suites and the bootconfig check. It leaves
 # out upstream's other trigger tests and add_remove_synth: some test
 # trigger commands that are not ours, and what the hist and synthetic
 # event ones reach is reached by ours too. The ours kernel runs them all.
@@ -107,7 +107,7 @@ fi
 # mostly on one CPU and spends its time in processes and file operations
 # that cannot overlap within one tracefs, so separate guests are what
 # keeps every core busy. KUnit runs in part 0 only, and the bootconfig
-# boot (see below) follows the last part.
+# check (see below) in the last part.
 #
 # The parts are balanced by time: scripts/expected/MODE.times says how
 # long each test, KUnit and the extra boot took on the kernel of the mode
@@ -156,16 +156,17 @@ for t, c in sorted(tests, key=lambda x: -x[1]):
 for k, p in enumerate(parts):
 	print(k, *sorted(p))' "$shards" "$kunit_on" "$boot_on" "$times")
 
-# One part: its ftracetest run (and KUnit in part 0), then, in the last
-# part, the bootconfig boot.
+# One part: its ftracetest run (and KUnit in part 0), and in the last
+# part the bootconfig check.
 #
 # Boot-time tracing: synthetic events that a bootconfig defines at boot
 # cannot be checked by ftracetest (it removes every dynamic event before
-# each test), so the same kernel boots once more, briefly, with
-# "bootconfig" on its command line: the bootconfig embedded in it
+# each test), so the last part's guest boots with "bootconfig" on its
+# command line: the bootconfig embedded in the kernel
 # (scripts/config/boot-synth.bconf) is applied, and guest-boot-synth.sh
-# checks the outcome, test boot:synthetic-events (results.py). KUnit ran
-# in part 0 already: kunit.enable=0.
+# checks the outcome before ftracetest starts, test boot:synthetic-events
+# (results.py). When the last part is part 0 (one guest), KUnit's, the
+# same kernel boots once more instead, briefly, for that check alone.
 #
 # FUZZ_N and FUZZ_SEED set how many texts KUnit's grammar fuzzer tries
 # and which (hist_test_fuzz_grammar, trace_hist_kunit.c).
@@ -187,22 +188,33 @@ stress_args+=${TRACEFS_FUZZ_N:+ TRACEFS_FUZZ_N=$TRACEFS_FUZZ_N}
 stress_args+=${TRACEFS_FUZZ_SEED:+ TRACEFS_FUZZ_SEED=$TRACEFS_FUZZ_SEED}
 run_part() { # K LAST TEST...
 	local k=$1 last=$2 t0 args="kunit.enable=0$stress_args" kunit=0
+	local boot_here=0 flags=()
 	shift 2
 	t0=$(date +%s)
 	if [ "$k" = 0 ] && [ $kunit_on = 1 ]; then
 		kunit=1 args=$fuzz_args$stress_args
 		args=${args# }
 	fi
-	if [ $# -gt 0 ] || [ $kunit = 1 ]; then
+	# The bootconfig check runs first in the last part's guest, unless
+	# that is also KUnit's: the suites at boot would meet the boot-time
+	# synthetic events and their log would meet the check's scan.
+	if [ "$last" = 1 ] && [ $boot_on = 1 ] && [ $kunit = 0 ]; then
+		boot_here=1 flags=(-b) args="bootconfig $args"
+	fi
+	if [ $# -gt 0 ] || [ $kunit = 1 ] || [ $boot_here = 1 ]; then
 		# With no test file, ftracetest would run them all: KUnit only.
-		local cmd=("$TOP/scripts/guest-check.sh" "$ftdir" "$@")
-		[ $# -gt 0 ] || cmd=(true)
+		local cmd=("$TOP/scripts/guest-check.sh" "${flags[@]}" "$ftdir" "$@")
+		[ $# -gt 0 ] || [ $boot_here = 1 ] || cmd=(true)
 		# shellcheck disable=SC2086
 		"$TOP/scripts/run.sh" -q -t "$timeout_s" ${args:+-a "$args"} \
 			-o "$results/guest-$k" "$mode" -- "${cmd[@]}" >/dev/null ||
 			echo "$?" >"$results/guest-$k.rc"
+		if [ -d "$results/guest-$k/boot" ]; then
+			mkdir -p "$results/boot"
+			mv "$results/guest-$k/boot"/* "$results/boot/"
+		fi
 	fi
-	if [ "$last" = 1 ] && [ $boot_on = 1 ]; then
+	if [ "$last" = 1 ] && [ $boot_on = 1 ] && [ $boot_here = 0 ]; then
 		"$TOP/scripts/run.sh" -q -a "bootconfig kunit.enable=0" \
 			-t "$boot_timeout" -o "$results/boot/synthetic-events" \
 			"$mode" -- "$TOP/scripts/guest-boot-synth.sh" >/dev/null || true

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Runs inside the guest of make check's second boot, the one with
-# "bootconfig" on the kernel command line (see run.sh -a): checks what
+# Runs inside a guest of make check booted with "bootconfig" on the kernel
+# command line (see run.sh -a), before anything else: checks what
 # boot-time tracing (kernel/trace/trace_boot.c, through the synth_event_*
 # API) made of scripts/config/boot-synth.bconf, which is embedded in the
 # kernel. Every expectation below is written out by hand, so that a change
@@ -146,6 +146,9 @@ remove() {
 remove boot_lat $T/events/synthetic/boot_lat/enable
 remove boot_str $T/instances/boot/events/synthetic/boot_str/enable
 same "synthetic_events after the removals" $T/synthetic_events </dev/null
+# The instance the bootconfig made goes too: the guest may run ftracetest
+# next (guest-check.sh -b).
+rmdir $T/instances/boot || bad "cannot remove instance boot"
 
 if [ $failed = 0 ]; then
 	echo "boot:synthetic-events: ok"
