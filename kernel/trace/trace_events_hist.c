@@ -443,17 +443,24 @@ hist_find_trigger(struct trace_event_file *file, const struct hist_data *hd,
 	return NULL;
 }
 
-/* Empty a histogram while its triggers are held off the hit path. */
-static void hist_clear(struct event_trigger_data *data)
+/*
+ * Emptying a histogram: hist_clear_start() holds its triggers off the
+ * hit path and waits for the hits in flight, tracing_map_clear() empties
+ * the map, hist_clear_finish() lets the hits in again.  KUnit calls the
+ * two halves around hits of its own.
+ */
+VISIBLE_IF_KUNIT void hist_clear_start(struct event_trigger_data *data)
 {
-	bool was_paused = data->paused;
-
+	hist_of(data)->clear_was_paused = data->paused;
 	if (data->name)
 		pause_named_trigger(data);
 	else
 		data->paused = true;
 	tracepoint_synchronize_unregister();
-	tracing_map_clear(hist_of(data)->map);
+}
+
+VISIBLE_IF_KUNIT void hist_clear_finish(struct event_trigger_data *data)
+{
 	/*
 	 * Triggers that read our variables look them up all along, paused
 	 * or not: let those that overlapped the clear finish before our
@@ -463,7 +470,14 @@ static void hist_clear(struct event_trigger_data *data)
 	if (data->name)
 		unpause_named_trigger(data);
 	else
-		data->paused = was_paused;
+		data->paused = hist_of(data)->clear_was_paused;
+}
+
+static void hist_clear(struct event_trigger_data *data)
+{
+	hist_clear_start(data);
+	tracing_map_clear(hist_of(data)->map);
+	hist_clear_finish(data);
 }
 
 /* pause, cont and clear on an existing trigger */

@@ -340,6 +340,8 @@ struct hist_attrs {
  * @retired: the owning trigger is gone, and with it everything a user
  *	can see (variables, actions, clock); only the memory is left, for
  *	the snapshots still pinning it, which must not print from it
+ * @clear_was_paused: whether the trigger was paused when a clear began
+ *	(event_mutex)
  */
 struct hist_data {
 	struct hist_field		keys[HIST_KEYS_MAX];
@@ -379,6 +381,7 @@ struct hist_data {
 	char				*actions_text;
 	unsigned int			pins;
 	bool				retired;
+	bool				clear_was_paused;
 };
 
 /**
@@ -615,6 +618,8 @@ static __always_inline u64 hist_fetch(const struct hist_data *hd,
 /* The trigger's hit function, static unless KUnit tests it. */
 void hist_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
 	      void *rec, struct ring_buffer_event *rbe);
+void hist_clear_start(struct event_trigger_data *data);
+void hist_clear_finish(struct event_trigger_data *data);
 #endif
 
 #endif /* __TRACE_HIST_H */

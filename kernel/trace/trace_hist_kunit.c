@@ -1398,6 +1398,61 @@ static void hist_test_nested_hits(struct kunit *test)
 		hist_nest_one(test, texts[i]);
 }
 
+/*
+ * enable_hist and disable_hist triggers write the paused flag from any
+ * event, so they may fire while a clear is emptying the map.  The clear
+ * must still keep every hit out until the map is whole, and must leave
+ * the paused flag as they set it.  (Found in review: the clear used
+ * paused itself, so an enable_hist restarted hits in the middle of it
+ * and the end of the clear undid either trigger.)
+ */
+static void hist_test_clear_vs_enable(struct kunit *test)
+{
+	struct hist_test_env *env = test->priv;
+	struct event_trigger_data *data;
+	struct tracing_map_stats stats;
+	struct hist_data *hd;
+
+	data = kunit_kzalloc(test, sizeof(*data), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	KUNIT_ASSERT_EQ(test, hist_test_attrs(env, "keys=a:vals=c"), 0);
+	mutex_lock(&event_mutex);
+	hd = hist_data_create(&env->ctx, &env->file, &env->attrs, true);
+	mutex_unlock(&event_mutex);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hd));
+	data->private_data = hd;
+
+	mutex_lock(&event_mutex);
+	hist_clear_start(data);
+	/* enable_hist fires, then the event, as the trigger core runs it */
+	WRITE_ONCE(data->paused, false);
+	if (!READ_ONCE(data->paused))
+		hist_hit(data, NULL, &env->rec, NULL);
+	tracing_map_read_stats(hd->map, &stats);
+	KUNIT_EXPECT_EQ_MSG(test, stats.hits, 0, "a hit reached a map being cleared");
+	hist_clear_finish(data);
+	KUNIT_EXPECT_FALSE_MSG(test, data->paused, "the clear undid enable_hist");
+
+	hist_clear_start(data);
+	WRITE_ONCE(data->paused, true);		/* disable_hist fires */
+	hist_clear_finish(data);
+	KUNIT_EXPECT_TRUE_MSG(test, data->paused, "the clear undid disable_hist");
+
+	/* a clear alone leaves the trigger as it found it, either way */
+	hist_clear_start(data);
+	hist_clear_finish(data);
+	KUNIT_EXPECT_TRUE(test, data->paused);
+	data->paused = false;
+	hist_clear_start(data);
+	hist_clear_finish(data);
+	KUNIT_EXPECT_FALSE(test, data->paused);
+	hist_hit(data, NULL, &env->rec, NULL);
+	tracing_map_read_stats(hd->map, &stats);
+	KUNIT_EXPECT_EQ(test, stats.hits, 1);
+	hist_data_destroy(hd);
+	mutex_unlock(&event_mutex);
+}
+
 static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_div_const),
 	KUNIT_CASE(hist_test_div_random),
@@ -1416,6 +1471,7 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_attrs_refused),
 	KUNIT_CASE(hist_test_fuzz_grammar),
 	KUNIT_CASE_SLOW(hist_test_nested_hits),
+	KUNIT_CASE(hist_test_clear_vs_enable),
 	{}
 };
 
