@@ -28,9 +28,17 @@
  * indirect calls, no lookups, no allocation.
  *
  * A paused trigger is skipped by event_triggers_call() before it reaches
- * us.  Clearing pauses the trigger and waits for hit paths in flight
- * with tracepoint_synchronize_unregister() before emptying the map,
- * which tracing_map_clear() requires.
+ * us.  A clear does not pause: the paused flag belongs to the user and
+ * to enable_hist and disable_hist, which may fire during the clear.  It
+ * sets hist_data.clearing, which sends every hit back at once, waits
+ * for the hits in flight with tracepoint_synchronize_unregister(),
+ * empties the map, and waits once more before it lets hits in again:
+ * triggers on other events that read our variables look keys up in our
+ * map all along (tracing_map_clear() allows that), and those that
+ * overlapped the clear must be done before our hits reuse its elements.
+ * Each wait is the barrier that orders the flag against the map: a hit
+ * that missed the flag has ended before the map is touched, and one
+ * that sees it cleared began after the map was whole again.
  */
 #include <kunit/visibility.h>
 #include <linux/ctype.h>
@@ -270,7 +278,7 @@ VISIBLE_IF_KUNIT void hist_hit(struct event_trigger_data *data,
 	 * needs none is alone on the event (TRIGGER_COND clear); a hist
 	 * trigger can be seen there in the moment it is added or removed.
 	 */
-	if (unlikely(!rec))
+	if (unlikely(!rec || READ_ONCE(hd->clearing)))
 		return;
 	hit.rec = rec;
 	hit.buffer = buffer;
@@ -451,11 +459,11 @@ hist_find_trigger(struct trace_event_file *file, const struct hist_data *hd,
  */
 VISIBLE_IF_KUNIT void hist_clear_start(struct event_trigger_data *data)
 {
-	hist_of(data)->clear_was_paused = data->paused;
-	if (data->name)
-		pause_named_trigger(data);
-	else
-		data->paused = true;
+	/*
+	 * Not the paused flag: enable_hist and disable_hist write that one
+	 * from any event, at any time.  Named triggers share @hd.
+	 */
+	WRITE_ONCE(hist_of(data)->clearing, true);
 	tracepoint_synchronize_unregister();
 }
 
@@ -467,10 +475,7 @@ VISIBLE_IF_KUNIT void hist_clear_finish(struct event_trigger_data *data)
 	 * hits reuse the elements for other keys.
 	 */
 	tracepoint_synchronize_unregister();
-	if (data->name)
-		unpause_named_trigger(data);
-	else
-		data->paused = hist_of(data)->clear_was_paused;
+	WRITE_ONCE(hist_of(data)->clearing, false);
 }
 
 static void hist_clear(struct event_trigger_data *data)
@@ -495,9 +500,9 @@ static int hist_change_state(const struct hist_parse_ctx *ctx,
 		return -ENOENT;
 	}
 	if (attrs->pause)
-		data->paused = true;
+		WRITE_ONCE(data->paused, true);
 	else if (attrs->cont)
-		data->paused = false;
+		WRITE_ONCE(data->paused, false);
 	else
 		hist_clear(data);
 	return 0;

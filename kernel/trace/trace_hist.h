@@ -298,6 +298,8 @@ struct hist_attrs {
  * @n_sort_keys: number of @sort_keys
  * @key_size: bytes in the key buffer
  * @single_u64_key: the key is one number, built in a register
+ * @clearing: a clear is emptying the map: every hit returns at once
+ *	(written under event_mutex, read on the hit path)
  * @key_has_bytes: a key is a string or a stack: clear the buffer first
  * @needs_comm: an element keeps the comm of the task that created it
  *	(.execname)
@@ -340,8 +342,6 @@ struct hist_attrs {
  * @retired: the owning trigger is gone, and with it everything a user
  *	can see (variables, actions, clock); only the memory is left, for
  *	the snapshots still pinning it, which must not print from it
- * @clear_was_paused: whether the trigger was paused when a clear began
- *	(event_mutex)
  */
 struct hist_data {
 	struct hist_field		keys[HIST_KEYS_MAX];
@@ -352,6 +352,7 @@ struct hist_data {
 	unsigned int			n_sort_keys;
 	unsigned int			key_size;
 	bool				single_u64_key;
+	bool				clearing;
 	bool				key_has_bytes;
 	bool				needs_comm;
 	bool				uses_timestamp;
@@ -381,7 +382,6 @@ struct hist_data {
 	char				*actions_text;
 	unsigned int			pins;
 	bool				retired;
-	bool				clear_was_paused;
 };
 
 /**
