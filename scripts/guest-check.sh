@@ -12,7 +12,9 @@
 # minute of them, and its console log has the KTAP line of every test
 # that ended.
 #
-#   guest-check.sh [-b] FTRACE_SELFTEST_DIR [TEST...]
+#   guest-check.sh [-b] [-n] FTRACE_SELFTEST_DIR [TEST...]
+#
+# -n: no :instance reruns (ftracetest --no-instance).
 #
 # -b: the guest was booted with "bootconfig": first run
 # guest-boot-synth.sh, before ftracetest removes the dynamic events it
@@ -20,11 +22,15 @@
 # as run.sh lays out a guest of its own (cmd, output, status). This saves
 # the check a boot, which with the debug kernel costs a minute.
 
-boot_synth=0
-if [ "$1" = -b ]; then
-	boot_synth=1
+boot_synth=0 opts=
+while :; do
+	case $1 in
+	-b) boot_synth=1 ;;
+	-n) opts=--no-instance ;;
+	*) break ;;
+	esac
 	shift
-fi
+done
 ftdir=$1
 shift
 if [ $boot_synth = 1 ]; then
@@ -54,7 +60,8 @@ cp /bin/sleep /tmp/ftlog-wait
 	done
 ) &
 copier=$!
-./ftracetest -K -k -l "$logs" "$@"
+# shellcheck disable=SC2086
+./ftracetest -K -k -l "$logs" $opts "$@"
 status=$?
 kill "$copier" 2>/dev/null
 wait "$copier" 2>/dev/null
