@@ -1426,8 +1426,11 @@ static void hist_test_clear_vs_enable(struct kunit *test)
 	hist_clear_start(data);
 	/* enable_hist fires, then the event, as the trigger core runs it */
 	WRITE_ONCE(data->paused, false);
-	if (!READ_ONCE(data->paused))
+	if (!READ_ONCE(data->paused)) {
+		preempt_disable();	/* as a tracepoint calls it */
 		hist_hit(data, NULL, &env->rec, NULL);
+		preempt_enable();
+	}
 	tracing_map_read_stats(hd->map, &stats);
 	KUNIT_EXPECT_EQ_MSG(test, stats.hits, 0, "a hit reached a map being cleared");
 	hist_clear_finish(data);
@@ -1446,7 +1449,9 @@ static void hist_test_clear_vs_enable(struct kunit *test)
 	hist_clear_start(data);
 	hist_clear_finish(data);
 	KUNIT_EXPECT_FALSE(test, data->paused);
+	preempt_disable();
 	hist_hit(data, NULL, &env->rec, NULL);
+	preempt_enable();
 	tracing_map_read_stats(hd->map, &stats);
 	KUNIT_EXPECT_EQ(test, stats.hits, 1);
 	hist_data_destroy(hd);
