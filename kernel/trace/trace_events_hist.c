@@ -159,7 +159,9 @@ static void hist_build_key(const struct hist_data *hd, u64 *key,
  * trigger fires), so there is a small stack of buffers; a hit nested
  * deeper than that is dropped.
  *
- * Four, one per context as upstream has, is also what bounds a chain of
+ * Only the hits that build their key here take a buffer; numeric keys
+ * are built in registers or on the stack at any depth.  Four buffers,
+ * as many as upstream has, is also what bounds a chain of
  * synthetic events traced from hits (an action whose event's trigger
  * traces again): each link nests the ring buffer once more, adding 5 to
  * the shift of its recursion bits (which must stay below 32), and puts
@@ -476,8 +478,8 @@ VISIBLE_IF_KUNIT void hist_clear_start(struct event_trigger_data *data)
 VISIBLE_IF_KUNIT void hist_clear_finish(struct event_trigger_data *data)
 {
 	/*
-	 * Triggers that read our variables look them up all along, paused
-	 * or not: let those that overlapped the clear finish before our
+	 * Triggers that read our variables look them up all along,
+	 * clearing or not: let those that overlapped the clear finish before our
 	 * hits reuse the elements for other keys.
 	 */
 	tracepoint_synchronize_unregister();
