@@ -92,9 +92,9 @@
  *  - tracing_map_create(), the tracing_map_add_*() functions,
  *    tracing_map_init() and tracing_map_destroy(): process context, by
  *    the map's owner, with no other user of the map.
- *  - tracing_map_insert(): any context including NMI, with preemption
- *    disabled (true in every tracepoint probe), because it updates
- *    per-CPU counters.  tracing_map_lookup(), the sum and variable
+ *  - tracing_map_insert() and tracing_map_count_drop(): any context
+ *    including NMI, with preemption disabled (true in every tracepoint
+ *    probe), because they update per-CPU counters.  tracing_map_lookup(), the sum and variable
  *    helpers: any context.
  *  - tracing_map_sort_entries(), tracing_map_read_stats() and
  *    tracing_map_memory_usage(): process context, concurrently with the
@@ -402,6 +402,19 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 	if (map->key_size == sizeof(u64))
 		return map_find(map, key, true, true);
 	return map_find(map, key, true, false);
+}
+
+/**
+ * tracing_map_count_drop - count a hit that could not be inserted
+ * @map: initialized map
+ *
+ * For a caller that loses a hit before it can call tracing_map_insert(),
+ * so that the map's drops say so.  Safe in any context, with preemption
+ * disabled.
+ */
+void tracing_map_count_drop(struct tracing_map *map)
+{
+	local64_inc(&this_cpu_ptr(map->cpu)->drops);
 }
 
 /**

@@ -103,7 +103,9 @@ struct tracing_map_sort_key {
 /**
  * struct tracing_map_stats - totals since creation or the last clear
  * @hits: tracing_map_insert() calls that returned an element
- * @drops: tracing_map_insert() calls that found the map full
+ * @drops: tracing_map_insert() calls that found the map full, and the
+ *	hits the caller lost before it could insert
+ *	(tracing_map_count_drop())
  * @entries: keys present in the map
  */
 struct tracing_map_stats {
@@ -161,6 +163,7 @@ int tracing_map_sort_entries(struct tracing_map *map,
 			     struct tracing_map_elt ***entries);
 void tracing_map_free_entries(struct tracing_map_elt **entries);
 
+void tracing_map_count_drop(struct tracing_map *map);
 void tracing_map_read_stats(const struct tracing_map *map,
 			    struct tracing_map_stats *stats);
 void tracing_map_memory_usage(const struct tracing_map *map,
