@@ -473,7 +473,8 @@ VISIBLE_IF_KUNIT void hist_clear_start(struct event_trigger_data *data)
 {
 	/*
 	 * Not the paused flag: enable_hist and disable_hist write that one
-	 * from any event, at any time.  Named triggers share @hd.
+	 * from any event, at any time.  Named triggers share the hist_data,
+	 * so its flag holds all of them off.
 	 */
 	WRITE_ONCE(hist_of(data)->clearing, true);
 	tracepoint_synchronize_unregister();
@@ -483,8 +484,8 @@ VISIBLE_IF_KUNIT void hist_clear_finish(struct event_trigger_data *data)
 {
 	/*
 	 * Triggers that read our variables look them up all along,
-	 * clearing or not: let those that overlapped the clear finish before our
-	 * hits reuse the elements for other keys.
+	 * clearing or not: let those that overlapped the clear finish
+	 * before our hits reuse the elements for other keys.
 	 */
 	tracepoint_synchronize_unregister();
 	WRITE_ONCE(hist_of(data)->clearing, false);

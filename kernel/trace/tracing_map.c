@@ -94,8 +94,8 @@
  *    the map's owner, with no other user of the map.
  *  - tracing_map_insert() and tracing_map_count_drop(): any context
  *    including NMI, with preemption disabled (true in every tracepoint
- *    probe), because they update per-CPU counters.  tracing_map_lookup(), the sum and variable
- *    helpers: any context.
+ *    probe), because they update per-CPU counters.
+ *    tracing_map_lookup(), the sum and variable helpers: any context.
  *  - tracing_map_sort_entries(), tracing_map_read_stats() and
  *    tracing_map_memory_usage(): process context, concurrently with the
  *    hit path.  Entries being added meanwhile may or may not be seen.
