@@ -13,10 +13,11 @@
  * it.
  *
  * name= shares one histogram between triggers: the first trigger with a
- * name owns the hist_data; each later one (on any event whose fields
- * read the same way) points at the owner with named_data and holds a
- * reference on it, so the owner's data and map live until the last
- * sharer is gone, whichever order they are removed in.
+ * name owns the hist_data; each later one (on any event of the same
+ * instance whose fields read the same way) points at the owner with
+ * named_data and holds a reference on it, so the owner's data and map
+ * live until the last sharer is gone, whichever order they are removed
+ * in.
  *
  * Hit path
  * --------
@@ -640,6 +641,11 @@ out_clock:
 /*
  * Make @data share the histogram called @name, or own a new one of
  * that name.  On success @hd is no longer ours if it was not used.
+ *
+ * The shared histogram keeps using the event file and trace_array of
+ * the trigger that made it.  An instance is removed with no regard for
+ * triggers elsewhere, so a sharer in another instance would outlive
+ * both: a name is joined only from the instance that holds it.
  */
 static int hist_join_named(const struct hist_parse_ctx *ctx,
 			   struct event_trigger_data *data,
@@ -650,6 +656,11 @@ static int hist_join_named(const struct hist_parse_ctx *ctx,
 	int ret;
 
 	owner = find_named_trigger(name);
+	if (owner && hist_of(owner)->tr != (*hd)->tr) {
+		hist_err(ctx, HIST_ERR_NAMED_OTHER_INSTANCE,
+			 (*hd)->attrs.name_at);
+		return -EINVAL;
+	}
 	if (owner && !hist_data_compatible(hist_of(owner), *hd)) {
 		hist_err(ctx, HIST_ERR_NAMED_MISMATCH, (*hd)->attrs.name_at);
 		return -EINVAL;
