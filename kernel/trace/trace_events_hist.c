@@ -413,6 +413,7 @@ static void hist_trigger_free(struct event_trigger_data *data)
 {
 	struct event_trigger_data *owner = data->named_data;
 	struct hist_data *hd = hist_of(data);
+	struct trace_event_call *call;
 
 	lockdep_assert_held(&event_mutex);
 	if (WARN_ON_ONCE(data->ref <= 0))
@@ -438,7 +439,9 @@ static void hist_trigger_free(struct event_trigger_data *data)
 	hist_vars_release(hd);
 	hist_actions_free(hd);
 	hd->retired = true;
+	call = hd->event_file->event_call;	/* @hd may go with the unpin */
 	hist_data_unpin(hd);
+	trace_event_put_ref(call);
 }
 
 /* The trigger on @file that a command with @hd and @filter names. */
@@ -586,6 +589,24 @@ void hist_trigger_remove(struct event_trigger_data *data)
 	}
 }
 
+/*
+ * A histogram is laid out for its event: its fields are the event's,
+ * names included.  It holds the event, as an enable_event trigger holds
+ * the event it enables, from its first trigger's attach until it is
+ * retired: a named histogram outlives that trigger while others share
+ * it, and neither a dynamic event's removal nor a module's unload may
+ * free the event under it.
+ */
+static bool hist_trigger_get_event(const struct hist_parse_ctx *ctx,
+				   struct trace_event_file *file)
+{
+	if (trace_event_try_get_ref(file->event_call))
+		return true;
+	/* the event is on its way out */
+	hist_err(ctx, HIST_ERR_EVENT_FILE_NOT_FOUND, NULL);
+	return false;
+}
+
 static int hist_attach(const struct hist_parse_ctx *ctx,
 		       struct trace_event_file *file,
 		       struct event_trigger_data *data)
@@ -593,12 +614,15 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 	struct hist_data *hd = hist_of(data);
 	int ret;
 
+	/* see hist_trigger_get_event() */
+	if (!data->named_data && !hist_trigger_get_event(ctx, file))
+		return -ENODEV;
 	if (hd->uses_timestamp && !data->named_data) {
 		ret = hist_clock_get(file->tr, hd->attrs.clock);
 		if (ret) {
 			hist_err(ctx, HIST_ERR_SET_CLOCK_FAIL,
 				 hd->attrs.clock_at);
-			return ret;
+			goto out_event;
 		}
 		tracing_set_filter_buffering(file->tr, true);
 	}
@@ -635,6 +659,9 @@ out_clock:
 		hist_clock_put(file->tr);
 		hist_clock_restorable = restorable;
 	}
+out_event:
+	if (!data->named_data)
+		trace_event_put_ref(file->event_call);
 	return ret;
 }
 
@@ -651,29 +678,40 @@ static int hist_join_named(const struct hist_parse_ctx *ctx,
 			   struct event_trigger_data *data,
 			   struct hist_data **hd)
 {
-	struct event_trigger_data *owner;
 	const char *name = (*hd)->attrs.name;
+	struct event_trigger_data *owner;
 	int ret;
 
 	owner = find_named_trigger(name);
-	if (owner && hist_of(owner)->tr != (*hd)->tr) {
+	if (!owner)
+		return save_named_trigger(name, data);
+
+	if (hist_of(owner)->tr != (*hd)->tr) {
 		hist_err(ctx, HIST_ERR_NAMED_OTHER_INSTANCE,
 			 (*hd)->attrs.name_at);
 		return -EINVAL;
 	}
-	if (owner && !hist_data_compatible(hist_of(owner), *hd)) {
+	if (!hist_data_compatible(hist_of(owner), *hd)) {
 		hist_err(ctx, HIST_ERR_NAMED_MISMATCH, (*hd)->attrs.name_at);
 		return -EINVAL;
 	}
 	ret = save_named_trigger(name, data);
 	if (ret)
 		return ret;
-	if (owner) {
-		set_named_trigger_data(data, owner);
-		owner->ref++;
-		data->private_data = hist_of(owner);
-	}
+	set_named_trigger_data(data, owner);
+	owner->ref++;
+	data->private_data = hist_of(owner);
 	return 0;
+}
+
+/* Undo hist_join_named() for a trigger that was never attached. */
+static void hist_leave_named(struct event_trigger_data *data)
+{
+	struct event_trigger_data *owner = data->named_data;
+
+	del_named_trigger(data);
+	if (owner)
+		owner->ref--;
 }
 
 /*
@@ -800,9 +838,7 @@ out_filter:
 	event_trigger_reset_filter(cmd_ops, data);
 out_named:
 	if (data->name)
-		del_named_trigger(data);
-	if (data->named_data)
-		data->named_data->ref--;
+		hist_leave_named(data);
 out_data:
 	kfree(data);
 out_hd:
