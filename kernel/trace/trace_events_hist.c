@@ -641,6 +641,7 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 	if (ret >= 0)
 		return ret;
 
+	hist_err(ctx, HIST_ERR_ENABLE_FAIL, NULL);
 	list_del_rcu(&data->list);
 	update_cond_flag(file);
 	data->ref--;

@@ -74,6 +74,7 @@ static const char * const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_DIVISION_BY_ZERO]	= "Division by zero",
 	[HIST_ERR_VAR_IN_USE]		= "Variable is still referenced by another hist trigger",
 	[HIST_ERR_NAMED_OTHER_INSTANCE]	= "Named hist trigger is in another instance",
+	[HIST_ERR_ENABLE_FAIL]		= "Couldn't enable the event",
 };
 
 /**
