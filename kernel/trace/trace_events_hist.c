@@ -643,11 +643,20 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 
 	hist_err(ctx, HIST_ERR_ENABLE_FAIL, NULL);
 	list_del_rcu(&data->list);
+	/*
+	 * The failed enable left the event counted as in trigger mode (and
+	 * soft mode): the next trigger would skip the enable and never
+	 * fire.  Disabling undoes the counts; the event was never on.
+	 */
+	trace_event_trigger_enable_disable(file, 0);
 	update_cond_flag(file);
 	data->ref--;
+	/*
+	 * An event made of several probes may have had some armed before
+	 * the failure: a hit may have seen the trigger on the list.
+	 */
+	tracepoint_synchronize_unregister();
 	if (!data->named_data) {
-		/* a hit may have seen the trigger on the list */
-		tracepoint_synchronize_unregister();
 		hist_vars_release(hd);
 		hist_actions_detach(hd);
 	}
