@@ -15,8 +15,8 @@
  *  - a grammar fuzzer over all of the above and the building of a whole
  *    histogram from a trigger's text (see hist_test_fuzz_grammar());
  *  - hits of one histogram nested on a CPU: the hit path called in a
- *    loop while a hard interrupt timer on the same CPU calls it too
- *    (see hist_test_nested_hits()).
+ *    loop while a hard interrupt timer, or on x86 an NMI, on the same
+ *    CPU calls it too (see hist_test_nested_hits()).
  *
  * Whole triggers on real events are covered by the ftrace selftests.
  * Only the nesting test builds a map and hits it.
@@ -25,13 +25,20 @@
  */
 
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/kthread.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+
+#ifdef CONFIG_X86_LOCAL_APIC
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#endif
 
 #include "trace_hist.h"
 
@@ -1245,34 +1252,150 @@ static void hist_test_fuzz_grammar(struct kunit *test)
  * buffer or a sum that the interrupt overwrote in the middle of a hit
  * shows up as a third key, a lost hit or a wrong sum.  Without high
  * resolution timers the timer fires once a tick: 0.8 s at HZ=250.
- * Almost every interrupt hit lands inside a loop hit.  NMI context is
- * not covered: KUnit has no portable way to raise an NMI.
+ * Almost every interrupt hit lands inside a loop hit.
+ *
+ * On x86 the same is done with NMIs, which no lock or irq-off section of
+ * the hit path holds back: a kthread on another CPU sends them one at a
+ * time (the next once the last was handled, as NMIs do not queue), and
+ * an NMI_LOCAL handler of ours hits the histogram.  Elsewhere KUnit has
+ * no portable way to raise an NMI, and that half is skipped.
  */
 #define NEST_IRQ_HITS	200
 #define NEST_PERIOD_NS	(20 * NSEC_PER_USEC)
 #define NEST_BATCH	64
 
+enum hist_nest_source { NEST_TIMER, NEST_NMI };
+
 struct hist_nest {
 	struct hrtimer			timer;
 	struct event_trigger_data	data;
 	struct hist_test_rec		rec;		/* the interrupt's */
+	struct task_struct		*nmi_sender;
 	unsigned int			irq_hits;
 	unsigned int			nested;
+	unsigned int			cpu;
 	bool				in_hit;
+	bool				nmi_sent;
 };
+
+/* One hit from the interrupting side. */
+static void hist_nest_hit(struct hist_nest *n)
+{
+	if (READ_ONCE(n->in_hit))
+		n->nested++;
+	hist_hit(&n->data, NULL, &n->rec, NULL);
+	WRITE_ONCE(n->irq_hits, n->irq_hits + 1);
+}
 
 static enum hrtimer_restart hist_nest_fire(struct hrtimer *timer)
 {
 	struct hist_nest *n = container_of(timer, struct hist_nest, timer);
 
-	if (READ_ONCE(n->in_hit))
-		n->nested++;
-	hist_hit(&n->data, NULL, &n->rec, NULL);
-	if (++n->irq_hits >= NEST_IRQ_HITS)
+	hist_nest_hit(n);
+	if (n->irq_hits >= NEST_IRQ_HITS)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(timer, ns_to_ktime(NEST_PERIOD_NS));
 	return HRTIMER_RESTART;
 }
+
+#ifdef CONFIG_X86_LOCAL_APIC
+/* The nest our NMIs are for; NULL outside the NMI half of the test. */
+static struct hist_nest *hist_nmi_nest;
+
+static int hist_nest_nmi(unsigned int type, struct pt_regs *regs)
+{
+	struct hist_nest *n = READ_ONCE(hist_nmi_nest);
+
+	/* someone else's NMI, which its own handler is there to claim */
+	if (!n || raw_smp_processor_id() != n->cpu || !READ_ONCE(n->nmi_sent))
+		return NMI_DONE;
+	hist_nest_hit(n);
+	WRITE_ONCE(n->nmi_sent, false);
+	return NMI_HANDLED;
+}
+
+static int hist_nest_nmi_sender(void *arg)
+{
+	struct hist_nest *n = arg;
+
+	while (!kthread_should_stop()) {
+		if (READ_ONCE(n->irq_hits) < NEST_IRQ_HITS &&
+		    !READ_ONCE(n->nmi_sent)) {
+			WRITE_ONCE(n->nmi_sent, true);
+			__apic_send_IPI_mask(cpumask_of(n->cpu), NMI_VECTOR);
+		}
+		usleep_range(20, 50);
+	}
+	return 0;
+}
+
+/*
+ * Stop sending and wait for the NMI on its way; then no handler is
+ * left reading @arg.  A KUnit action, so that it also runs when the
+ * test dies in the middle.
+ */
+static void hist_nest_nmi_end(void *arg)
+{
+	struct hist_nest *n = arg;
+	unsigned long deadline = jiffies + HZ;
+
+	kthread_stop(n->nmi_sender);
+	while (READ_ONCE(n->nmi_sent) && time_before(jiffies, deadline))
+		cpu_relax();
+	WRITE_ONCE(hist_nmi_nest, NULL);
+	/* NMI handlers run under RCU: one that read @n is done after this */
+	synchronize_rcu();
+}
+
+/* Start sending NMIs to n->cpu, the current one, from another CPU. */
+static int hist_nest_nmi_start(struct kunit *test, struct hist_nest *n)
+{
+	struct task_struct *sender;
+	unsigned int other;
+
+	other = cpumask_any_but(cpu_online_mask, n->cpu);
+	if (other >= nr_cpu_ids)
+		return -ENODEV;
+	sender = kthread_create(hist_nest_nmi_sender, n, "hist_kunit_nmi");
+	if (IS_ERR(sender))
+		return PTR_ERR(sender);
+	n->nmi_sender = sender;
+	WRITE_ONCE(hist_nmi_nest, n);
+	kthread_bind(sender, other);
+	wake_up_process(sender);
+	return kunit_add_action_or_reset(test, hist_nest_nmi_end, n);
+}
+
+static void hist_nest_nmi_unregister(void *unused)
+{
+	/* waits for a handler still running */
+	unregister_nmi_handler(NMI_LOCAL, "hist_kunit");
+}
+
+static int hist_nest_nmi_register(struct kunit *test)
+{
+	int ret;
+
+	ret = register_nmi_handler(NMI_LOCAL, hist_nest_nmi, 0, "hist_kunit");
+	if (ret)
+		return ret;
+	return kunit_add_action_or_reset(test, hist_nest_nmi_unregister, NULL);
+}
+#else
+static void hist_nest_nmi_end(void *arg)
+{
+}
+
+static int hist_nest_nmi_start(struct kunit *test, struct hist_nest *n)
+{
+	return -EOPNOTSUPP;
+}
+
+static int hist_nest_nmi_register(struct kunit *test)
+{
+	return -EOPNOTSUPP;
+}
+#endif
 
 static void hist_nest_cancel(void *timer)
 {
@@ -1302,8 +1425,12 @@ static void hist_nest_check(struct kunit *test, struct tracing_map_elt *elt,
 	}
 }
 
-static void hist_nest_one(struct kunit *test, const char *text)
+static void hist_nest_one(struct kunit *test, const char *text,
+			  enum hist_nest_source source)
 {
+	static const char * const source_name[] = {
+		[NEST_TIMER] = "a timer", [NEST_NMI] = "NMIs",
+	};
 	static const struct tracing_map_sort_key by_hits = { .field_idx = 0 };
 	struct hist_test_env *env = test->priv;
 	unsigned int seen[2] = {};
@@ -1338,8 +1465,19 @@ static void hist_nest_one(struct kunit *test, const char *text)
 	ret = kunit_add_action_or_reset(test, hist_nest_cancel, &n->timer);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	migrate_disable();
-	hrtimer_start(&n->timer, ns_to_ktime(NEST_PERIOD_NS),
-		      HRTIMER_MODE_REL_PINNED_HARD);
+	n->cpu = smp_processor_id();
+	if (source == NEST_NMI) {
+		if (hist_nest_nmi_start(test, n)) {
+			migrate_enable();
+			mutex_lock(&event_mutex);
+			hist_data_destroy(hd);
+			mutex_unlock(&event_mutex);
+			kunit_skip(test, "could not start the NMI sender");
+		}
+	} else {
+		hrtimer_start(&n->timer, ns_to_ktime(NEST_PERIOD_NS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	}
 	deadline = jiffies + 20 * HZ;
 	while (READ_ONCE(n->irq_hits) < NEST_IRQ_HITS &&
 	       time_before(jiffies, deadline)) {
@@ -1354,11 +1492,14 @@ static void hist_nest_one(struct kunit *test, const char *text)
 		proc_hits += NEST_BATCH;
 		cond_resched();
 	}
+	if (source == NEST_NMI)
+		kunit_release_action(test, hist_nest_nmi_end, n);
 	hrtimer_cancel(&n->timer);
 	migrate_enable();
 
-	kunit_info(test, "%s: %u hits, %u from the interrupt, %u of them nested\n",
-		   text, proc_hits + n->irq_hits, n->irq_hits, n->nested);
+	kunit_info(test, "%s: %u hits, %u from %s, %u of them nested\n",
+		   text, proc_hits + n->irq_hits, n->irq_hits,
+		   source_name[source], n->nested);
 	KUNIT_EXPECT_EQ(test, n->irq_hits, NEST_IRQ_HITS);
 	KUNIT_EXPECT_GT(test, n->nested, 0);
 	tracing_map_read_stats(hd->map, &stats);
@@ -1380,22 +1521,42 @@ static void hist_nest_one(struct kunit *test, const char *text)
 	mutex_unlock(&event_mutex);
 }
 
-/* Each way the hit path builds its key: in registers, on the stack, in
+/*
+ * Each way the hit path builds its key: in registers, on the stack, in
  * a per-CPU pad (strings and stacks), with variables.
  */
-static void hist_test_nested_hits(struct kunit *test)
+static const char * const hist_nest_texts[] = {
+	"keys=a:vals=c",
+	"keys=a,b:vals=c",
+	"keys=name,a:vals=c",
+	"keys=stack:vals=c",
+	"keys=a:vals=c:v=c",
+};
+
+static void hist_nest_all(struct kunit *test, enum hist_nest_source source)
 {
-	static const char * const texts[] = {
-		"keys=a:vals=c",
-		"keys=a,b:vals=c",
-		"keys=name,a:vals=c",
-		"keys=stack:vals=c",
-		"keys=a:vals=c:v=c",
-	};
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(texts) && test->status != KUNIT_FAILURE; i++)
-		hist_nest_one(test, texts[i]);
+	for (i = 0; i < ARRAY_SIZE(hist_nest_texts); i++) {
+		if (test->status == KUNIT_FAILURE)
+			break;
+		hist_nest_one(test, hist_nest_texts[i], source);
+	}
+}
+
+static void hist_test_nested_hits(struct kunit *test)
+{
+	hist_nest_all(test, NEST_TIMER);
+}
+
+static void hist_test_nmi_hits(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_X86_LOCAL_APIC))
+		kunit_skip(test, "no way to raise an NMI here");
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "no other CPU to send NMIs from");
+	KUNIT_ASSERT_EQ(test, hist_nest_nmi_register(test), 0);
+	hist_nest_all(test, NEST_NMI);
 }
 
 /*
@@ -1476,6 +1637,7 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_attrs_refused),
 	KUNIT_CASE(hist_test_fuzz_grammar),
 	KUNIT_CASE_SLOW(hist_test_nested_hits),
+	KUNIT_CASE_SLOW(hist_test_nmi_hits),
 	KUNIT_CASE(hist_test_clear_vs_enable),
 	{}
 };
