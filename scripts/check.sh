@@ -288,7 +288,7 @@ count < <(python3 "$TOP/scripts/results.py" --io "$results" $ref_flag \
 
 # What the fuzzers, the nesting test and the stress test did, for the
 # CI log.
-grep -hE '# hist_test_(fuzz_grammar: (seed|.*tried)|nested_hits: keys=)' \
+grep -hE '# hist_test_(fuzz_grammar: (seed|.*tried)|(nested|nmi)_hits: keys=)' \
 	"$results"/guest-*/dmesg 2>/dev/null |
 	sed 's/^\[[ 0-9.]*\] *# /numbers: /' || true
 grep -hE '^(hist stress|fuzz): ' "$results"/guest-*/ftrace/*-log.* 2>/dev/null |
