@@ -10,6 +10,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/bitmap.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
@@ -690,6 +691,128 @@ static void tracing_map_test_concurrent_full(struct kunit *test)
 }
 
 /*
+ * The largest map a hist trigger may ask for (size=131072), filled to
+ * the last element while a reader on another CPU sorts it over and
+ * over, as reads of the hist file do beside the hit path.  Each sort
+ * must hand out distinct elements whose keys are keys we inserted; at
+ * the end the map must hold every key exactly, and the keys that found
+ * no room must be counted as drops, one per hit.
+ */
+#define LARGEST_BITS	17
+#define LARGEST_KEYS	BIT(LARGEST_BITS)
+#define LARGEST_EXTRA	100
+
+struct largest_sorter {
+	struct tracing_map	*map;
+	struct completion	done;
+	unsigned long		*seen;		/* bitmap over the keys */
+	bool			stop;
+	unsigned int		sorts;
+	unsigned int		largest;
+	unsigned int		bad;
+};
+
+static int largest_sorter_fn(void *data)
+{
+	static const struct tracing_map_sort_key by_hits = {
+		.field_idx = HITS, .descending = true,
+	};
+	struct largest_sorter *r = data;
+
+	while (!READ_ONCE(r->stop)) {
+		struct tracing_map_elt **e;
+		int n, i;
+
+		n = tracing_map_sort_entries(r->map, &by_hits, 1, &e);
+		if (n < 0) {
+			r->bad++;
+			break;
+		}
+		bitmap_zero(r->seen, LARGEST_KEYS + LARGEST_EXTRA);
+		for (i = 0; i < n; i++) {
+			u64 key = *(const u64 *)tracing_map_elt_key(e[i]);
+
+			/* out of range, or the same key handed out twice */
+			if (key >= LARGEST_KEYS + LARGEST_EXTRA ||
+			    __test_and_set_bit(key, r->seen))
+				r->bad++;
+		}
+		if (n)
+			tracing_map_free_entries(e);
+		r->largest = max_t(unsigned int, r->largest, n);
+		r->sorts++;
+		cond_resched();
+	}
+	complete(&r->done);
+	return 0;
+}
+
+static void tracing_map_test_largest_map(struct kunit *test)
+{
+	struct tracing_map *map = new_map(test, LARGEST_BITS, sizeof(u64),
+					  NULL);
+	struct largest_sorter *r;
+	struct task_struct *task;
+	struct tracing_map_elt **e;
+	struct tracing_map_stats st;
+	unsigned int other;
+	u64 key, round;
+	int n, i;
+
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->seen = kunit_kcalloc(test, BITS_TO_LONGS(LARGEST_KEYS + LARGEST_EXTRA),
+				sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->seen);
+	r->map = map;
+	init_completion(&r->done);
+	other = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (other >= nr_cpu_ids)
+		other = raw_smp_processor_id();
+	task = kthread_run_on_cpu(largest_sorter_fn, r, other,
+				  "tracing_map_sort/%u");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+
+	/* every key twice, then keys that find the map full */
+	for (round = 0; round < 2; round++) {
+		for (key = 0; key < LARGEST_KEYS; key++) {
+			KUNIT_EXPECT_NOT_NULL(test, hit(map, &key, key));
+			if (!(key & 1023))
+				cond_resched();
+		}
+	}
+	for (key = LARGEST_KEYS; key < LARGEST_KEYS + LARGEST_EXTRA; key++)
+		KUNIT_EXPECT_NULL(test, hit(map, &key, 1));
+	WRITE_ONCE(r->stop, true);
+	wait_for_completion(&r->done);
+	kunit_info(test, "%u sorts beside the hits, the largest of %u entries\n",
+		   r->sorts, r->largest);
+	KUNIT_EXPECT_EQ(test, r->bad, 0);
+	KUNIT_EXPECT_GT(test, r->sorts, 0);
+
+	tracing_map_read_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.entries, LARGEST_KEYS);
+	KUNIT_EXPECT_EQ(test, st.hits, 2ULL * LARGEST_KEYS);
+	KUNIT_EXPECT_EQ(test, st.drops, LARGEST_EXTRA);
+	n = tracing_map_sort_entries(map, NULL, 0, &e);
+	KUNIT_ASSERT_EQ(test, n, LARGEST_KEYS);
+	bitmap_zero(r->seen, LARGEST_KEYS + LARGEST_EXTRA);
+	for (i = 0; i < n; i++) {
+		key = *(const u64 *)tracing_map_elt_key(e[i]);
+		if (key >= LARGEST_KEYS || __test_and_set_bit(key, r->seen) ||
+		    tracing_map_read_sum(e[i], HITS) != 2 ||
+		    tracing_map_read_sum(e[i], VALUE) != 2 * key) {
+			KUNIT_FAIL(test, "entry %d: key %llu, %llu hits, sum %llu",
+				   i, key, tracing_map_read_sum(e[i], HITS),
+				   tracing_map_read_sum(e[i], VALUE));
+			break;
+		}
+	}
+	tracing_map_free_entries(e);
+}
+
+/*
  * A histogram that reads another's variable looks its key up in the
  * other's map with no regard for that histogram's pause: the owner's
  * clear can run under such a lookup.  The lookup must then find the key,
@@ -793,6 +916,7 @@ static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tracing_map_test_memory),
 	KUNIT_CASE_SLOW(tracing_map_test_concurrent),
 	KUNIT_CASE_SLOW(tracing_map_test_concurrent_full),
+	KUNIT_CASE_SLOW(tracing_map_test_largest_map),
 	KUNIT_CASE_SLOW(tracing_map_test_lookup_during_clear),
 	{}
 };
