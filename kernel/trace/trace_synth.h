@@ -109,10 +109,25 @@ struct synth_event {
 /* Definition side, trace_events_synth.c */
 struct synth_event *synth_event_find(const char *name);
 
+/* A record: the common header, then the fields laid out as above. */
+struct synth_trace_event {
+	struct trace_entry	ent;
+	u8			data[];
+};
+
 /* Records, trace_synth_record.c */
 void synth_event_layout(struct synth_event *se);
 int synth_event_init_call(struct synth_event *se);
 struct synth_event *synth_event_of_call(struct trace_event_call *call);
 void synth_event_emit(struct synth_event *se, const u64 *vals);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* How a record is sized and written, static unless KUnit tests it. */
+unsigned int synth_record_measure(const struct synth_event *se,
+				  const u64 *vals, u16 *lens);
+void synth_record_fill(const struct synth_event *se,
+		       struct synth_trace_event *rec, const u64 *vals,
+		       const u16 *lens);
+#endif
 
 #endif /* __TRACE_SYNTH_H */

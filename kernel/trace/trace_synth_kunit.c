@@ -19,6 +19,7 @@ static void synth_test_exit(struct kunit *test)
 	static const char * const names[] = {
 		T_NAME("types"), T_NAME("layout"), T_NAME("cmd"),
 		T_NAME("dup"), T_NAME("many"), T_NAME("bad"),
+		T_NAME("wide_dyn"), T_NAME("wide_fixed"),
 	};
 	size_t i;
 
@@ -222,6 +223,100 @@ static void synth_test_field_limit(struct kunit *test)
 			8 + SYNTH_FIELDS_MAX);
 }
 
+/*
+ * Write a record of an event of SYNTH_FIELDS_MAX string fields, all of
+ * @type, each given a string longer than a string field holds, except
+ * the first, whose pointer faults.  The buffer has exactly the measured
+ * size (KASAN guards its end).  Return the record, and its size in
+ * *@size.
+ */
+static struct synth_trace_event *synth_test_wide(struct kunit *test,
+						 const char *name,
+						 const char *type,
+						 unsigned int *size)
+{
+	struct synth_field_desc *fields;
+	struct synth_trace_event *rec;
+	struct synth_event *se;
+	char (*names)[8];
+	char *long_str;
+	u64 *vals;
+	u16 *lens;
+	int i;
+
+	fields = kunit_kcalloc(test, SYNTH_FIELDS_MAX, sizeof(*fields),
+			       GFP_KERNEL);
+	names = kunit_kcalloc(test, SYNTH_FIELDS_MAX, sizeof(*names),
+			      GFP_KERNEL);
+	vals = kunit_kcalloc(test, SYNTH_FIELDS_MAX, sizeof(*vals), GFP_KERNEL);
+	lens = kunit_kcalloc(test, SYNTH_FIELDS_MAX, sizeof(*lens), GFP_KERNEL);
+	long_str = kunit_kzalloc(test, 4 * STR_VAR_LEN_MAX, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, fields && names && vals && lens && long_str);
+	memset(long_str, 'x', 4 * STR_VAR_LEN_MAX - 1);
+	for (i = 0; i < SYNTH_FIELDS_MAX; i++) {
+		snprintf(names[i], sizeof(names[i]), "s%d", i);
+		fields[i].type = type;
+		fields[i].name = names[i];
+		vals[i] = (unsigned long)long_str;
+	}
+	vals[0] = 1;	/* no string lives at address 1 */
+	KUNIT_ASSERT_EQ(test, 0, synth_event_create(name, fields,
+						    SYNTH_FIELDS_MAX, NULL));
+	se = synth_test_get(test, name);
+	*size = synth_record_measure(se, vals, lens);
+	rec = kunit_kmalloc(test, *size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	synth_record_fill(se, rec, vals, lens);
+	return rec;
+}
+
+/* @str must be the string a field of the record holds. */
+static void synth_test_expect_str(struct kunit *test, const char *str,
+				  unsigned int room, int i)
+{
+	size_t len = strnlen(str, room);
+
+	if (i == 0) {
+		KUNIT_EXPECT_STREQ(test, str, FAULT_STRING);
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, len, STR_VAR_LEN_MAX - 1, "field s%d", i);
+	KUNIT_EXPECT_EQ_MSG(test, strspn(str, "x"), STR_VAR_LEN_MAX - 1,
+			    "field s%d", i);
+}
+
+/*
+ * The widest events there are, with strings past the longest a field
+ * holds: each string is cut to STR_VAR_LEN_MAX - 1 characters and its
+ * NUL, the record is no bigger than measured, and each char[] field's
+ * data_loc word points inside it.
+ */
+static void synth_test_record_limits(struct kunit *test)
+{
+	struct synth_trace_event *rec;
+	unsigned int size, i;
+
+	rec = synth_test_wide(test, T_NAME("wide_dyn"), "char[]", &size);
+	KUNIT_EXPECT_EQ(test, size, 8 + 4 * SYNTH_FIELDS_MAX +
+			sizeof(FAULT_STRING) +
+			(SYNTH_FIELDS_MAX - 1) * STR_VAR_LEN_MAX);
+	for (i = 0; i < SYNTH_FIELDS_MAX; i++) {
+		u32 loc = *(u32 *)((void *)rec + 8 + 4 * i);
+		unsigned int off = loc & 0xffff, len = loc >> 16;
+
+		KUNIT_EXPECT_LE_MSG(test, off + len, size, "field s%u", i);
+		if (off + len > size || !len)
+			continue;
+		KUNIT_EXPECT_EQ(test, ((char *)rec)[off + len - 1], 0);
+		synth_test_expect_str(test, (char *)rec + off, len, i);
+	}
+
+	rec = synth_test_wide(test, T_NAME("wide_fixed"), "char[256]", &size);
+	KUNIT_EXPECT_EQ(test, size, 8 + 256 * SYNTH_FIELDS_MAX);
+	for (i = 0; i < SYNTH_FIELDS_MAX; i++)
+		synth_test_expect_str(test, (char *)rec + 8 + 256 * i, 256, i);
+}
+
 static struct kunit_case synth_test_cases[] = {
 	KUNIT_CASE(synth_test_types),
 	KUNIT_CASE(synth_test_layout),
@@ -229,6 +324,7 @@ static struct kunit_case synth_test_cases[] = {
 	KUNIT_CASE(synth_test_refused),
 	KUNIT_CASE(synth_test_duplicate_field),
 	KUNIT_CASE(synth_test_field_limit),
+	KUNIT_CASE(synth_test_record_limits),
 	{}
 };
 

@@ -24,6 +24,7 @@
  * array of unsigned long holding the entry count and then the entries.
  */
 
+#include <kunit/visibility.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -31,11 +32,6 @@
 #include <trace/events/mmflags.h>
 
 #include "trace_synth.h"
-
-struct synth_trace_event {
-	struct trace_entry	ent;
-	u8			data[];
-};
 
 /* ------------------------------------------------------------------ */
 /* Layout and the event's description                                 */
@@ -266,8 +262,8 @@ static void synth_copy_stack(unsigned long *dst, const unsigned long *stack,
  * returned.  synth_record_fill() then writes exactly these lengths, so
  * a string that changes in between cannot overrun the reservation.
  */
-static unsigned int synth_record_measure(const struct synth_event *se,
-					 const u64 *vals, u16 *lens)
+VISIBLE_IF_KUNIT unsigned int synth_record_measure(const struct synth_event *se,
+						   const u64 *vals, u16 *lens)
 {
 	unsigned int i, n = 0, size = se->fixed_size;
 
@@ -288,9 +284,9 @@ static unsigned int synth_record_measure(const struct synth_event *se,
 	return size;
 }
 
-static void synth_record_fill(const struct synth_event *se,
-			      struct synth_trace_event *rec, const u64 *vals,
-			      const u16 *lens)
+VISIBLE_IF_KUNIT void synth_record_fill(const struct synth_event *se,
+					struct synth_trace_event *rec,
+					const u64 *vals, const u16 *lens)
 {
 	unsigned int i, n = 0, tail = se->fixed_size;
 
