@@ -439,6 +439,8 @@ static void hist_trigger_free(struct event_trigger_data *data)
 	hist_vars_release(hd);
 	hist_actions_free(hd);
 	hd->retired = true;
+	if (hd->event_held)
+		trace_event_trigger_enable_disable(hd->event_file, 0);
 	call = hd->event_file->event_call;	/* @hd may go with the unpin */
 	hist_data_unpin(hd);
 	trace_event_put_ref(call);
@@ -529,7 +531,11 @@ static void hist_detach(struct event_trigger_data *data,
 			struct trace_event_file *file)
 {
 	list_del_rcu(&data->list);
-	trace_event_trigger_enable_disable(file, 0);
+	/* the owner of a shared histogram: see hist_trigger_get_event() */
+	if (data->name && !data->named_data && data->ref > 1)
+		hist_of(data)->event_held = true;
+	else
+		trace_event_trigger_enable_disable(file, 0);
 	update_cond_flag(file);
 	data->cmd_ops->free(data);
 }
@@ -595,7 +601,11 @@ void hist_trigger_remove(struct event_trigger_data *data)
  * the event it enables, from its first trigger's attach until it is
  * retired: a named histogram outlives that trigger while others share
  * it, and neither a dynamic event's removal nor a module's unload may
- * free the event under it.
+ * free the event under it.  Not every kind of dynamic event looks at
+ * that reference (a user event does not), but each refuses to go while
+ * it is enabled: so when the first trigger of a shared histogram is
+ * removed, hist_detach() leaves its event in trigger mode, and the
+ * histogram's retirement takes it out.
  */
 static bool hist_trigger_get_event(const struct hist_parse_ctx *ctx,
 				   struct trace_event_file *file)

@@ -342,6 +342,8 @@ struct hist_attrs {
  * @retired: the owning trigger is gone, and with it everything a user
  *	can see (variables, actions, clock); only the memory is left, for
  *	the snapshots still pinning it, which must not print from it
+ * @event_held: the owning trigger was removed while other triggers
+ *	shared us: its event stays in trigger mode until we are retired
  */
 struct hist_data {
 	struct hist_field		keys[HIST_KEYS_MAX];
@@ -382,6 +384,7 @@ struct hist_data {
 	char				*actions_text;
 	unsigned int			pins;
 	bool				retired;
+	bool				event_held;
 };
 
 /**
