@@ -395,6 +395,43 @@ static void hist_clock_put(struct trace_array *tr)
 	kfree(cu);
 }
 
+/*
+ * A trigger sharing a named histogram holds its own event, as the
+ * histogram holds its first trigger's (hist_trigger_get_event()): being
+ * on the event's trigger list keeps a dynamic event from going, but not
+ * a module from unloading.  A sharer's private_data is the shared
+ * histogram, so the pins hang off that, one per sharer.
+ */
+struct hist_sharer_pin {
+	struct list_head		node;
+	struct event_trigger_data	*data;
+	struct trace_event_call		*call;
+};
+
+/* Take @data's pin off @hd's list; the caller puts and frees it. */
+static struct hist_sharer_pin *hist_sharer_unpin(struct hist_data *hd,
+						 struct event_trigger_data *data)
+{
+	struct hist_sharer_pin *pin;
+
+	list_for_each_entry(pin, &hd->sharer_pins, node) {
+		if (pin->data == data) {
+			list_del(&pin->node);
+			return pin;
+		}
+	}
+	WARN_ON_ONCE(1);
+	return NULL;
+}
+
+static void hist_sharer_pin_put(struct hist_sharer_pin *pin)
+{
+	if (pin) {
+		trace_event_put_ref(pin->call);
+		kfree(pin);
+	}
+}
+
 static int hist_trigger_init(struct event_trigger_data *data)
 {
 	data->ref++;
@@ -413,6 +450,7 @@ static void hist_trigger_free(struct event_trigger_data *data)
 {
 	struct event_trigger_data *owner = data->named_data;
 	struct hist_data *hd = hist_of(data);
+	struct hist_sharer_pin *pin = NULL;
 	struct trace_event_call *call;
 
 	lockdep_assert_held(&event_mutex);
@@ -421,11 +459,15 @@ static void hist_trigger_free(struct event_trigger_data *data)
 	if (--data->ref)
 		return;
 
+	if (owner)
+		pin = hist_sharer_unpin(hd, data);
 	if (data->name)
 		del_named_trigger(data);
 	/* waits for hit paths still using the trigger */
 	trigger_data_free(data);
 	if (owner) {
+		/* no hit is left in the event's module: it may go now */
+		hist_sharer_pin_put(pin);
 		hist_trigger_free(owner);
 		return;
 	}
@@ -695,11 +737,13 @@ out_event:
  * both: a name is joined only from the instance that holds it.
  */
 static int hist_join_named(const struct hist_parse_ctx *ctx,
+			   struct trace_event_file *file,
 			   struct event_trigger_data *data,
 			   struct hist_data **hd)
 {
 	const char *name = (*hd)->attrs.name;
 	struct event_trigger_data *owner;
+	struct hist_sharer_pin *pin;
 	int ret;
 
 	owner = find_named_trigger(name);
@@ -715,9 +759,22 @@ static int hist_join_named(const struct hist_parse_ctx *ctx,
 		hist_err(ctx, HIST_ERR_NAMED_MISMATCH, (*hd)->attrs.name_at);
 		return -EINVAL;
 	}
+	pin = kzalloc(sizeof(*pin), GFP_KERNEL);
+	if (!pin)
+		return -ENOMEM;
+	if (!hist_trigger_get_event(ctx, file)) {
+		kfree(pin);
+		return -ENODEV;
+	}
 	ret = save_named_trigger(name, data);
-	if (ret)
+	if (ret) {
+		trace_event_put_ref(file->event_call);
+		kfree(pin);
 		return ret;
+	}
+	pin->data = data;
+	pin->call = file->event_call;
+	list_add(&pin->node, &hist_of(owner)->sharer_pins);
 	set_named_trigger_data(data, owner);
 	owner->ref++;
 	data->private_data = hist_of(owner);
@@ -730,8 +787,10 @@ static void hist_leave_named(struct event_trigger_data *data)
 	struct event_trigger_data *owner = data->named_data;
 
 	del_named_trigger(data);
-	if (owner)
+	if (owner) {
+		hist_sharer_pin_put(hist_sharer_unpin(hist_of(owner), data));
 		owner->ref--;
+	}
 }
 
 /*
@@ -830,7 +889,7 @@ static int hist_command_run(struct trace_event_file *file, bool remove,
 		goto out_hd;
 	data->paused = hd->attrs.pause;
 	if (hd->attrs.name) {
-		ret = hist_join_named(&ctx, data, &hd);
+		ret = hist_join_named(&ctx, file, data, &hd);
 		if (ret)
 			goto out_data;
 	}

@@ -344,6 +344,8 @@ struct hist_attrs {
  *	the snapshots still pinning it, which must not print from it
  * @event_held: the owning trigger was removed while other triggers
  *	shared us: its event stays in trigger mode until we are retired
+ * @sharer_pins: the events of the triggers sharing us, each held by its
+ *	trigger (struct hist_sharer_pin, trace_events_hist.c)
  */
 struct hist_data {
 	struct hist_field		keys[HIST_KEYS_MAX];
@@ -385,6 +387,7 @@ struct hist_data {
 	unsigned int			pins;
 	bool				retired;
 	bool				event_held;
+	struct list_head		sharer_pins;
 };
 
 /**

@@ -654,6 +654,7 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 	hd->resolve = with_map;
 	hd->pins = 1;
 	INIT_LIST_HEAD(&hd->var_node);
+	INIT_LIST_HEAD(&hd->sharer_pins);
 
 	/* keys first: variables of other histograms are looked up by key */
 	ret = hist_parse_keys(ctx, file, hd, hd->attrs.keys);
