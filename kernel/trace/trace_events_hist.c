@@ -481,6 +481,8 @@ static void hist_trigger_free(struct event_trigger_data *data)
 	hist_vars_release(hd);
 	hist_actions_free(hd);
 	hd->retired = true;
+	/* every sharer gave its pin back when it went */
+	WARN_ON_ONCE(!list_empty(&hd->sharer_pins));
 	if (hd->event_held)
 		trace_event_trigger_enable_disable(hd->event_file, 0);
 	call = hd->event_file->event_call;	/* @hd may go with the unpin */

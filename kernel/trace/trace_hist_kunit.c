@@ -130,6 +130,7 @@ static int hist_test_init(struct kunit *test)
 
 	env->hd->event_file = &env->file;
 	INIT_LIST_HEAD(&env->hd->var_node);
+	INIT_LIST_HEAD(&env->hd->sharer_pins);
 
 	env->ctx.text = env->text;
 	env->ctx.cmd = env->cmd;
