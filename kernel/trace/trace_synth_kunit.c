@@ -196,23 +196,32 @@ static void synth_test_duplicate_field(struct kunit *test)
 					   ARRAY_SIZE(fields), NULL));
 }
 
-static void synth_test_field_limit(struct kunit *test)
+/* @n fields of @type, named f0, f1, ... */
+static struct synth_field_desc *synth_test_fields(struct kunit *test,
+						  unsigned int n,
+						  const char *type)
 {
 	struct synth_field_desc *fields;
 	char (*names)[8];
-	int i;
+	unsigned int i;
 
-	fields = kunit_kcalloc(test, SYNTH_FIELDS_MAX + 1, sizeof(*fields),
-			       GFP_KERNEL);
-	names = kunit_kcalloc(test, SYNTH_FIELDS_MAX + 1, sizeof(*names),
-			      GFP_KERNEL);
+	fields = kunit_kcalloc(test, n, sizeof(*fields), GFP_KERNEL);
+	names = kunit_kcalloc(test, n, sizeof(*names), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, fields);
 	KUNIT_ASSERT_NOT_NULL(test, names);
-	for (i = 0; i <= SYNTH_FIELDS_MAX; i++) {
-		snprintf(names[i], sizeof(names[i]), "f%d", i);
-		fields[i].type = "u8";
+	for (i = 0; i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), "f%u", i);
+		fields[i].type = type;
 		fields[i].name = names[i];
 	}
+	return fields;
+}
+
+static void synth_test_field_limit(struct kunit *test)
+{
+	struct synth_field_desc *fields;
+
+	fields = synth_test_fields(test, SYNTH_FIELDS_MAX + 1, "u8");
 	KUNIT_EXPECT_EQ(test, -EINVAL,
 			synth_event_create(T_NAME("many"), fields,
 					   SYNTH_FIELDS_MAX + 1, NULL));
@@ -238,27 +247,19 @@ static struct synth_trace_event *synth_test_wide(struct kunit *test,
 	struct synth_field_desc *fields;
 	struct synth_trace_event *rec;
 	struct synth_event *se;
-	char (*names)[8];
 	char *long_str;
 	u64 *vals;
 	u16 *lens;
 	int i;
 
-	fields = kunit_kcalloc(test, SYNTH_FIELDS_MAX, sizeof(*fields),
-			       GFP_KERNEL);
-	names = kunit_kcalloc(test, SYNTH_FIELDS_MAX, sizeof(*names),
-			      GFP_KERNEL);
+	fields = synth_test_fields(test, SYNTH_FIELDS_MAX, type);
 	vals = kunit_kcalloc(test, SYNTH_FIELDS_MAX, sizeof(*vals), GFP_KERNEL);
 	lens = kunit_kcalloc(test, SYNTH_FIELDS_MAX, sizeof(*lens), GFP_KERNEL);
 	long_str = kunit_kzalloc(test, 4 * STR_VAR_LEN_MAX, GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, fields && names && vals && lens && long_str);
+	KUNIT_ASSERT_TRUE(test, vals && lens && long_str);
 	memset(long_str, 'x', 4 * STR_VAR_LEN_MAX - 1);
-	for (i = 0; i < SYNTH_FIELDS_MAX; i++) {
-		snprintf(names[i], sizeof(names[i]), "s%d", i);
-		fields[i].type = type;
-		fields[i].name = names[i];
+	for (i = 0; i < SYNTH_FIELDS_MAX; i++)
 		vals[i] = (unsigned long)long_str;
-	}
 	vals[0] = 1;	/* no string lives at address 1 */
 	KUNIT_ASSERT_EQ(test, 0, synth_event_create(name, fields,
 						    SYNTH_FIELDS_MAX, NULL));
@@ -280,9 +281,9 @@ static void synth_test_expect_str(struct kunit *test, const char *str,
 		KUNIT_EXPECT_STREQ(test, str, FAULT_STRING);
 		return;
 	}
-	KUNIT_EXPECT_EQ_MSG(test, len, STR_VAR_LEN_MAX - 1, "field s%d", i);
+	KUNIT_EXPECT_EQ_MSG(test, len, STR_VAR_LEN_MAX - 1, "field f%d", i);
 	KUNIT_EXPECT_EQ_MSG(test, strspn(str, "x"), STR_VAR_LEN_MAX - 1,
-			    "field s%d", i);
+			    "field f%d", i);
 }
 
 /*
@@ -304,7 +305,7 @@ static void synth_test_record_limits(struct kunit *test)
 		u32 loc = *(u32 *)((void *)rec + 8 + 4 * i);
 		unsigned int off = loc & 0xffff, len = loc >> 16;
 
-		KUNIT_EXPECT_LE_MSG(test, off + len, size, "field s%u", i);
+		KUNIT_EXPECT_LE_MSG(test, off + len, size, "field f%u", i);
 		if (off + len > size || !len)
 			continue;
 		KUNIT_EXPECT_EQ(test, ((char *)rec)[off + len - 1], 0);
