@@ -768,14 +768,13 @@ static int hist_join_named(const struct hist_parse_ctx *ctx,
 		kfree(pin);
 		return -ENODEV;
 	}
-	ret = save_named_trigger(name, data);
-	if (ret) {
-		trace_event_put_ref(file->event_call);
-		kfree(pin);
-		return ret;
-	}
 	pin->data = data;
 	pin->call = file->event_call;
+	ret = save_named_trigger(name, data);
+	if (ret) {
+		hist_sharer_pin_put(pin);
+		return ret;
+	}
 	list_add(&pin->node, &hist_of(owner)->sharer_pins);
 	set_named_trigger_data(data, owner);
 	owner->ref++;
