@@ -52,5 +52,13 @@ expect "only the guest whose last switch went to jiffies" \
 got=$(jiffy_clock_guests "$tmp"/none/guest-*/dmesg)
 expect "no guest directories" "" "$got"
 
+# Commit 94f41e6 left make bench-hist unable to boot: run.sh asked QEMU
+# for a thread per vCPU along with -icount, which it refuses ("No MTTCG
+# when icount is enabled"), and the bench measured nothing.
+expect "icount guest on one thread" single "$(TCG_THREAD=multi tcg_thread 1)"
+expect "icount guest, no thread asked for" single "$(TCG_THREAD='' tcg_thread 1)"
+expect "guest without icount as asked" single "$(TCG_THREAD=single tcg_thread 0)"
+expect "guest without icount by default" multi "$(TCG_THREAD='' tcg_thread 0)"
+
 echo "selftest: $passed passed, $failed failed"
 [ "$failed" = 0 ] || exit 1
