@@ -52,6 +52,18 @@ jiffy_clock_guests() {
 	done
 }
 
+# tcg_thread ICOUNT: QEMU's TCG threading for a guest, "single" or
+# "multi" (TCG_THREAD, default multi). A guest timed with -icount
+# (ICOUNT=1) counts the instructions of one thread that runs every vCPU
+# in turn: QEMU refuses it a thread per vCPU, whatever was asked for.
+tcg_thread() {
+	if [ "$1" = 1 ]; then
+		echo single
+	else
+		echo "${TCG_THREAD:-multi}"
+	fi
+}
+
 # mode_of REF DEBUG -> ours | ref | ours-debug | ref-debug
 mode_of() {
 	local m=ours

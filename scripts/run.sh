@@ -90,7 +90,8 @@ mods=$(modroot_of "$mode")/lib/modules
 [ -d "$mods" ] && append+=" guest.modules=$mods"
 append+=$extra
 
-# TCG_THREAD=single: one host thread runs all the guest's CPUs in turn.
+# TCG_THREAD=single: one host thread runs all the guest's CPUs in turn
+# (always with -I: see tcg_thread in lib.sh).
 # check.sh asks for it when it boots a guest per host core: with more vCPU
 # threads than cores, the guest's cross-CPU work (a TLB shootdown at
 # every exit and munmap) waits for a vCPU thread the host has
@@ -98,7 +99,7 @@ append+=$extra
 # 1 GiB: with kmemleak, each of the scans at the end of a debug guest
 # walks every page's struct page, and took 13.5 s with 2 GiB, 8.5 s with
 # 1 GiB.
-qemu=(qemu-system-x86_64 -machine pc -accel "tcg,thread=${TCG_THREAD:-multi}"
+qemu=(qemu-system-x86_64 -machine pc -accel "tcg,thread=$(tcg_thread $icount)"
 	-cpu max -smp 2 -m 1024
 	-no-reboot -display none -monitor none
 	-kernel "$kernel" -append "$append"
