@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hist triggers: the "hist" event command and its hit path, and the
+ * Hist triggers: the life cycle.  The "hist" event command, and the
  * enable_hist / disable_hist commands.
  *
- * Life cycle
- * ----------
- * Everything below runs under event_mutex.  A "hist:..." write is parsed
- * into a struct hist_data (trace_hist_parse.c) and attached to the event
- * as a struct event_trigger_data whose private_data is the hist_data.
- * "pause", "cont" and "clear" instead act on the existing trigger with
- * the same keys, values, sort, name and filter, and "!hist:..." removes
- * it.
+ * Everything here runs under event_mutex (see "Locking and lifetimes"
+ * in trace_hist.h).  A "hist:..." write is compiled into a struct
+ * hist_data (trace_hist_parse.c) and attached to the event as a struct
+ * event_trigger_data whose private_data is the hist_data.  "pause",
+ * "cont" and "clear" instead act on the existing trigger with the same
+ * keys, values, sort, name and filter, and "!hist:..." removes it.
  *
  * name= shares one histogram between triggers: the first trigger with a
  * name owns the hist_data; each later one (on any event of the same
@@ -19,15 +17,8 @@
  * live until the last sharer is gone, whichever order they are removed
  * in.
  *
- * Hit path
+ * Clearing
  * --------
- * hist_hit() runs from the event's tracepoint, in any context (NMI
- * included), with preemption disabled.  It reads the key into a buffer
- * on the stack (a single number needs no buffer work at all), finds or
- * adds it in the map and adds the values to the element's sums.  Fields
- * are read by a switch on the fetch kind chosen at parse time: no
- * indirect calls, no lookups, no allocation.
- *
  * A paused trigger is skipped by event_triggers_call() before it reaches
  * us.  A clear does not pause: the paused flag belongs to the user and
  * to enable_hist and disable_hist, which may fire during the clear.  It
@@ -43,272 +34,9 @@
  */
 #include <kunit/visibility.h>
 #include <linux/ctype.h>
-#include <linux/log2.h>
-#include <linux/math64.h>
 #include <linux/slab.h>
-#include <linux/stacktrace.h>
-#include <linux/unaligned.h>
 
 #include "trace_hist.h"
-
-static int hist_elt_alloc(struct tracing_map *map, struct tracing_map_elt *elt)
-{
-	struct hist_data *hd = tracing_map_private(map);
-	size_t size = struct_size_t(struct hist_elt_data, slots,
-				    hd->n_str_slots * HIST_SLOT_SIZE);
-
-	if (!hd->needs_comm && !hd->n_str_slots)
-		return 0;
-	elt->private_data = kzalloc(size, GFP_KERNEL);
-	return elt->private_data ? 0 : -ENOMEM;
-}
-
-static void hist_elt_free(struct tracing_map *map, struct tracing_map_elt *elt)
-{
-	kfree(elt->private_data);
-}
-
-/* Hit path, new key: remember who made it, for .execname. */
-static void hist_elt_init(struct tracing_map *map, struct tracing_map_elt *elt)
-{
-	struct hist_elt_data *ed = elt->private_data;
-
-	if (ed)
-		memcpy(ed->comm, current->comm, TASK_COMM_LEN);
-}
-
-const struct tracing_map_ops hist_elt_ops = {
-	.elt_alloc	= hist_elt_alloc,
-	.elt_free	= hist_elt_free,
-	.elt_init	= hist_elt_init,
-};
-
-/* Copy at most @max - 1 bytes of the string at @src, stopping at NUL. */
-static void hist_copy_str(char *dst, const char *src, unsigned int len,
-			  unsigned int max)
-{
-	len = strnlen(src, min(len, max - 1));
-	memcpy(dst, src, len);
-}
-
-/* A key part that is bytes: the buffer was zeroed, so only copy. */
-static void hist_read_bytes(const struct hist_field *hf, void *rec, char *dst)
-{
-	u32 loc;
-
-	switch (hf->fetch) {
-	case HIST_FETCH_STR_FIXED:
-		hist_copy_str(dst, rec + hf->offset, hf->size, hf->size);
-		break;
-	case HIST_FETCH_STR_DATA_LOC:
-		loc = get_unaligned((u32 *)(rec + hf->offset));
-		hist_copy_str(dst, rec + (loc & 0xffff), loc >> 16, hf->size);
-		break;
-	case HIST_FETCH_STR_REL_LOC:
-		loc = get_unaligned((u32 *)(rec + hf->offset));
-		hist_copy_str(dst, rec + hf->offset + sizeof(u32) +
-			      (loc & 0xffff), loc >> 16, hf->size);
-		break;
-	case HIST_FETCH_COMM:
-		memcpy(dst, current->comm, TASK_COMM_LEN);
-		dst[TASK_COMM_LEN - 1] = '\0';
-		break;
-	case HIST_FETCH_STACK:
-		stack_trace_save((unsigned long *)dst, HIST_STACKTRACE_DEPTH,
-				 HIST_STACKTRACE_SKIP);
-		break;
-	case HIST_FETCH_STACK_FIELD: {
-		/* a synthetic event's stack: entry count, then entries */
-		unsigned long *stack, n;
-
-		loc = get_unaligned((u32 *)(rec + hf->offset));
-		stack = rec + (loc & 0xffff);
-		n = (loc >> 16) / sizeof(long);
-		if (n < 1)
-			break;
-		n = min3(n - 1, stack[0], (unsigned long)HIST_STACKTRACE_DEPTH);
-		memcpy(dst, stack + 1, n * sizeof(long));
-		break;
-	}
-	}
-}
-
-/* The key parts into @key, which the caller cleared if it has to be. */
-static void hist_build_key(const struct hist_data *hd, u64 *key,
-			   struct hist_hit *hit)
-{
-	unsigned int i;
-
-	for (i = 0; i < hd->n_keys; i++) {
-		const struct hist_field *hf = &hd->keys[i];
-		void *dst = (void *)key + hf->key_offset;
-
-		if (hist_field_is_bytes(hf))
-			hist_read_bytes(hf, hit->rec, dst);
-		else
-			*(u64 *)dst = hist_fetch(hd, hf, hit);
-	}
-}
-
-/*
- * Keys with a string or a stack in them, and the keys of the general
- * path, are built in a per-CPU buffer, not on the stack: a stack key or
- * variable is taken by walking the stack, and the simplest unwinder
- * reads every word of it, so a key buffer there would lengthen the walk
- * it is filled by.  A hit can nest in another on the same CPU (an
- * interrupt, an NMI, a synthetic event generated by an action whose own
- * trigger fires), so there is a small stack of buffers; a hit nested
- * deeper than that is dropped, and counted in the map's drops.
- *
- * Only the hits that build their key here take a buffer; numeric keys
- * are built in registers or on the stack at any depth.  Four buffers,
- * as many as upstream has, is also what bounds a chain of
- * synthetic events traced from hits (an action whose event's trigger
- * traces again): each link nests the ring buffer once more, adding 5 to
- * the shift of its recursion bits (which must stay below 32), and puts
- * about 1.5 KB on the stack, which in an NMI is 8 KB in all.
- */
-#define HIST_KEY_PADS	4
-
-struct hist_key_pad {
-	u64	key[TRACING_MAP_KEY_SIZE_MAX / sizeof(u64)];
-};
-
-static DEFINE_PER_CPU(struct hist_key_pad[HIST_KEY_PADS], hist_key_pads);
-static DEFINE_PER_CPU(int, hist_key_pad_depth);
-
-/* Always paired with hist_key_pad_put(), even when it returns NULL. */
-static u64 *hist_key_pad_get(void)
-{
-	int depth = this_cpu_inc_return(hist_key_pad_depth) - 1;
-
-	if (unlikely(depth >= HIST_KEY_PADS))
-		return NULL;
-	return this_cpu_ptr(&hist_key_pads[depth])->key;
-}
-
-static void hist_key_pad_put(void)
-{
-	this_cpu_dec(hist_key_pad_depth);
-}
-
-/*
- * Variables, references or actions: resolve what this hit reads of
- * other histograms, update the entry, keep the variables, act.
- */
-static void hist_update_general(struct hist_data *hd, u64 *key,
-				struct hist_hit *hit)
-{
-	struct tracing_map_elt *elt;
-	unsigned int i;
-
-	memset(key, 0, hd->lookup_size);
-	hist_build_key(hd, key, hit);
-	if (hd->n_refs && !hist_refs_resolve(hd, key, hit))
-		return;
-	elt = tracing_map_insert(hd->map, key);
-	if (unlikely(!elt))
-		return;
-	hist_vars_set(hd, elt, hit);
-	tracing_map_update_sum(elt, 0, 1);
-	for (i = 1; i < hd->n_vals; i++)
-		tracing_map_update_sum(elt, i, hist_fetch(hd, &hd->vals[i],
-							  hit));
-	if (hd->n_actions)
-		hist_actions_run(hd, elt, key, hit);
-}
-
-static noinline void hist_hit_general(struct hist_data *hd,
-				      struct hist_hit *hit)
-{
-	/* written before they are read: no need to clear them */
-	u64 refs[HIST_REFS_MAX] __uninitialized;
-	u64 vars[HIST_VARS_MAX] __uninitialized;
-	u64 *key = hist_key_pad_get();
-
-	if (likely(key)) {
-		hit->refs = refs;
-		hit->vars = vars;
-		hist_update_general(hd, key, hit);
-	} else {
-		tracing_map_count_drop(hd->map);
-	}
-	hist_key_pad_put();
-}
-
-static __always_inline void hist_update(struct hist_data *hd,
-					const void *key, struct hist_hit *hit)
-{
-	struct tracing_map_elt *elt;
-	unsigned int i;
-
-	elt = tracing_map_insert(hd->map, key);
-	if (unlikely(!elt))
-		return;
-	tracing_map_update_sum(elt, 0, 1);
-	for (i = 1; i < hd->n_vals; i++)
-		tracing_map_update_sum(elt, i, hist_fetch(hd, &hd->vals[i],
-							  hit));
-}
-
-/* A key with a string or a stack in it: a buffer to clear and fill. */
-static noinline void hist_hit_bytes(struct hist_data *hd,
-				    struct hist_hit *hit)
-{
-	u64 *key = hist_key_pad_get();
-
-	if (likely(key)) {
-		memset(key, 0, hd->key_size);
-		hist_build_key(hd, key, hit);
-		hist_update(hd, key, hit);
-	} else {
-		tracing_map_count_drop(hd->map);
-	}
-	hist_key_pad_put();
-}
-
-/*
- * The hit path.  A trigger of numeric keys and values only, the common
- * case, keeps to this function and its small key; the others branch
- * off to a function with the buffers they need.  KUnit calls it
- * directly, from process and hard interrupt context at once.
- */
-VISIBLE_IF_KUNIT void hist_hit(struct event_trigger_data *data,
-			       struct trace_buffer *buffer, void *rec,
-			       struct ring_buffer_event *rbe)
-{
-	struct hist_data *hd = data->private_data;
-	/*
-	 * The kernel may clear every local on the stack; these are written
-	 * before they are read, and clearing them would cost more than the
-	 * rest of a one-key hit.
-	 */
-	struct hist_hit hit __uninitialized;
-	u64 key[HIST_KEYS_MAX] __uninitialized;
-
-	/*
-	 * The core calls triggers without a record while a trigger that
-	 * needs none is alone on the event (TRIGGER_COND clear); a hist
-	 * trigger can be seen there in the moment it is added or removed.
-	 */
-	if (unlikely(!rec || READ_ONCE(hd->clearing)))
-		return;
-	hit.rec = rec;
-	hit.buffer = buffer;
-	hit.rbe = rbe;
-	if (unlikely(hd->general)) {
-		hist_hit_general(hd, &hit);
-	} else if (likely(hd->single_u64_key)) {
-		key[0] = hist_fetch(hd, &hd->keys[0], &hit);
-		hist_update(hd, key, &hit);
-	} else if (!hd->key_has_bytes) {
-		hist_build_key(hd, key, &hit);
-		hist_update(hd, key, &hit);
-	} else {
-		hist_hit_bytes(hd, &hit);
-	}
-	hist_poll_wakeup();
-}
 
 static struct hist_data *hist_of(struct event_trigger_data *data)
 {
@@ -430,6 +158,131 @@ static void hist_sharer_pin_put(struct hist_sharer_pin *pin)
 		trace_event_put_ref(pin->call);
 		kfree(pin);
 	}
+}
+
+static void hist_detach(struct event_trigger_data *data,
+			struct trace_event_file *file)
+{
+	list_del_rcu(&data->list);
+	/* the owner of a shared histogram: see hist_trigger_get_event() */
+	if (data->name && !data->named_data && data->ref > 1)
+		hist_of(data)->event_held = true;
+	else
+		trace_event_trigger_enable_disable(file, 0);
+	update_cond_flag(file);
+	data->cmd_ops->free(data);
+}
+
+/**
+ * hist_trigger_remove - remove a trigger made by hist_trigger_add()
+ * @data: the trigger, on its event's list
+ *
+ * Context: event_mutex held.
+ */
+void hist_trigger_remove(struct event_trigger_data *data)
+{
+	struct trace_event_file *file = hist_of(data)->event_file;
+	struct event_trigger_data *t;
+
+	lockdep_assert_held(&event_mutex);
+	/* an instance going away may have taken it off its list already */
+	list_for_each_entry(t, &file->triggers, list) {
+		if (t == data) {
+			hist_detach(data, file);
+			return;
+		}
+	}
+}
+
+static void hist_actions_detach(struct hist_data *hd);
+
+/*
+ * Register what the actions need once live: the conditional snapshot of
+ * snapshot().  Fails with -EBUSY if the trace array already has one.
+ */
+static int hist_actions_attach(struct hist_data *hd)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *act = hd->actions[i];
+
+		if (act->kind != HIST_ACT_SNAPSHOT)
+			continue;
+		ret = tracing_snapshot_cond_enable(hd->tr, act,
+						   hist_snapshot_update);
+		if (ret) {
+			hist_actions_detach(hd);
+			return ret;
+		}
+		act->snap_enabled = true;
+	}
+	return 0;
+}
+
+/* Undo hist_actions_attach(). */
+static void hist_actions_detach(struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		struct hist_action *act = hd->actions[i];
+
+		if (act->snap_enabled) {
+			tracing_snapshot_cond_disable(hd->tr);
+			act->snap_enabled = false;
+		}
+	}
+}
+
+/* Make a histogram's variables and references live. */
+static void hist_vars_publish(struct hist_data *hd)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&event_mutex);
+	if (hd->n_vars)
+		hist_var_hists_add(hd);
+	for (i = 0; i < hd->n_refs; i++) {
+		hd->refs[i].hd->users++;
+		hd->refs[i].hd->trigger->ref++;
+	}
+}
+
+/* Undo hist_vars_publish(), for a histogram no hit path uses any more. */
+static void hist_vars_release(struct hist_data *hd)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&event_mutex);
+	hist_var_hists_del(hd);
+	for (i = 0; i < hd->n_refs; i++) {
+		struct event_trigger_data *owner = hd->refs[i].hd->trigger;
+
+		hd->refs[i].hd->users--;
+		/* may free the owner if it was removed meanwhile */
+		owner->cmd_ops->free(owner);
+	}
+	hd->n_refs = 0;
+}
+
+/**
+ * hist_data_unpin - let go of a histogram's memory
+ * @hd: a histogram retired by its trigger, or pinned by a hist file
+ *	snapshot
+ *
+ * The last pin frees it.
+ *
+ * Context: event_mutex held.
+ */
+void hist_data_unpin(struct hist_data *hd)
+{
+	lockdep_assert_held(&event_mutex);
+	if (WARN_ON_ONCE(!hd->pins))
+		return;
+	if (!--hd->pins)
+		hist_data_destroy(hd);
 }
 
 static int hist_trigger_init(struct event_trigger_data *data)
@@ -571,19 +424,6 @@ static int hist_change_state(const struct hist_parse_ctx *ctx,
 	return 0;
 }
 
-static void hist_detach(struct event_trigger_data *data,
-			struct trace_event_file *file)
-{
-	list_del_rcu(&data->list);
-	/* the owner of a shared histogram: see hist_trigger_get_event() */
-	if (data->name && !data->named_data && data->ref > 1)
-		hist_of(data)->event_held = true;
-	else
-		trace_event_trigger_enable_disable(file, 0);
-	update_cond_flag(file);
-	data->cmd_ops->free(data);
-}
-
 /* Remove a trigger because tracefs was asked to: the clock may go back. */
 static void hist_detach_restoring(struct event_trigger_data *data,
 				  struct trace_event_file *file)
@@ -616,27 +456,6 @@ static int hist_remove(const struct hist_parse_ctx *ctx,
 	}
 	hist_detach_restoring(data, file);
 	return 0;
-}
-
-/**
- * hist_trigger_remove - remove a trigger made by hist_trigger_add()
- * @data: the trigger, on its event's list
- *
- * Context: event_mutex held.
- */
-void hist_trigger_remove(struct event_trigger_data *data)
-{
-	struct trace_event_file *file = hist_of(data)->event_file;
-	struct event_trigger_data *t;
-
-	lockdep_assert_held(&event_mutex);
-	/* an instance going away may have taken it off its list already */
-	list_for_each_entry(t, &file->triggers, list) {
-		if (t == data) {
-			hist_detach(data, file);
-			return;
-		}
-	}
 }
 
 /*

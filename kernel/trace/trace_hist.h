@@ -1,30 +1,69 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Hist triggers: the types shared by the files that make them up.
+ * Hist triggers: the types shared by the files that make them up, and
+ * the rules they keep.
  *
- *   trace_events_hist.c   the "hist" command: trigger life cycle, the hit
- *                         path, enable_hist/disable_hist
- *   trace_hist_parse.c    trigger text -> struct hist_data, error_log
- *   trace_hist_expr.c     operands and expressions: parsing, folding and
- *                         evaluating them
- *   trace_hist_vars.c     variables shared between histograms: who
- *                         defines what, references, their lifetime
- *   trace_hist_actions.c  handlers and actions (onmatch, onmax, onchange;
- *                         trace, save, snapshot)
- *   trace_hist_show.c     the trigger, hist and hist_debug files
+ * Layers
+ * ------
+ * The files are layers, each calling only the ones below it but for
+ * one call: the compiler makes the histogram that carries a field of
+ * another event to an action through hist_trigger_add().
  *
- * A trigger is parsed once into a struct hist_data that says, for every
- * key and value, where its bytes are in the event record, how wide and
- * signed they are and what to do with them (a struct hist_field).  The
- * hit path only follows that plan: read each key into the key buffer,
- * insert-or-find the key in the tracing_map, add the values to the sums.
- * Nothing is looked up by name and nothing is allocated after creation.
+ *   6 output      trace_hist_show.c     the trigger, hist and hist_debug
+ *                                       files
+ *   5 life cycle  trace_events_hist.c   the "hist" command; the only code
+ *                                       that creates, attaches, counts
+ *                                       references to, detaches and frees
+ *                                       triggers and histograms (named
+ *                                       sharing, field-variable
+ *                                       histograms, the trace clock)
+ *   4 runtime     trace_hist_run.c      the hit path: keys, values,
+ *                                       references, variables, actions
+ *   3 compiler    trace_hist_parse.c    trigger text -> struct hist_data,
+ *                 trace_hist_expr.c     a plan nothing live points at yet
+ *                 trace_hist_vars.c
+ *                 trace_hist_actions.c
+ *   2 core        trace_hist_core.c     these types, error_log, reading
+ *                                       a record, evaluating expressions,
+ *                                       element slots, the registry of
+ *                                       variables
+ *   1 storage     tracing_map.c, trace_synth_record.c
  *
- * Locking: hist_data is built, attached, detached and freed under
- * event_mutex.  The hit path runs in the event's context (any context,
- * NMI included, preemption disabled) under the RCU-sched protection of
- * the trigger list; a hist_data is freed only after the trigger is off
- * the list and tracepoint_synchronize_unregister() has returned.
+ * A trigger is compiled once into a struct hist_data that says, for
+ * every key and value, where its bytes are in the event record, how
+ * wide and signed they are and what to do with them (a struct
+ * hist_field).  The hit path only follows that plan: read each key into
+ * the key buffer, insert-or-find the key in the tracing_map, add the
+ * values to the sums.  Nothing is looked up by name and nothing is
+ * allocated after creation.
+ *
+ * Locking and lifetimes
+ * ---------------------
+ * - Everything but the hit path and the reads of the hist files runs
+ *   under event_mutex: compiling, attaching, detaching, freeing, the
+ *   registry of variables, the reference counts below.
+ * - The hit path runs in the event's context (any context, NMI
+ *   included, preemption disabled) under the RCU-sched protection of the
+ *   event's trigger list.  It takes no lock and allocates nothing; the
+ *   per-CPU key buffers it nests in are counted, not locked.
+ * - A trigger (struct event_trigger_data) counts its references in
+ *   ->ref: one for being on the event's list, one held by each sharer
+ *   of its named histogram, by each histogram reading its variables and
+ *   by each one using it as a field-variable histogram.  The last one
+ *   retires the histogram: it gives back what the user can see
+ *   (variables, actions, the clock) once the trigger is off the list and
+ *   tracepoint_synchronize_unregister() has returned, so no hit can
+ *   still be running in it.
+ * - A histogram's memory is counted apart, in hist_data.pins: its
+ *   trigger, and each open hist file whose sorted snapshot shows it.
+ *   Each read() checks under event_mutex that every trigger it shows is
+ *   still live before it prints, so a retired histogram is never
+ *   printed from.
+ * - A histogram whose variables another one reads counts that in
+ *   hist_data.users and refuses to be removed until it drops to zero.
+ * - A histogram holds its event from its first trigger's attach until
+ *   it is retired, so neither a dynamic event's removal nor a module's
+ *   unload frees the event under it.
  */
 #ifndef __TRACE_HIST_H
 #define __TRACE_HIST_H
@@ -242,7 +281,63 @@ struct hist_hit {
 	u64				*vars;
 };
 
-struct hist_action;
+enum hist_handler {
+	HIST_ONMATCH,
+	HIST_ONMAX,
+	HIST_ONCHANGE,
+};
+
+enum hist_action_kind {
+	HIST_ACT_TRACE,
+	HIST_ACT_SAVE,
+	HIST_ACT_SNAPSHOT,
+};
+
+/* Indexed by enum hist_handler: the names as written (trace_hist_actions.c) */
+extern const char * const hist_handler_names[];
+
+/**
+ * struct hist_action - one handler.action pair
+ * @hd: the histogram it belongs to
+ * @handler: enum hist_handler
+ * @kind: enum hist_action_kind
+ * @trace_keyword: written trace(synth, ...) rather than synth(...)
+ * @text: the canonical text, ":handler(...).action(...)"
+ * @arg: the handler's argument as written
+ * @tracked: onmax/onchange: index of the tracked variable in @hd->vars
+ * @track_var: onmax/onchange: map var holding the maximum or last value
+ * @synth: trace: the synthetic event generated (its ->ref held)
+ * @n_params: number of @params (and of the three arrays after it)
+ * @params: trace: the synthetic event's values; save: the fields saved
+ * @param_at: where each parameter is in the command, for error_log;
+ *	only valid while the command is being parsed
+ * @save_var: save: map var of each saved field
+ * @save_slot: save: element slot of each saved string, or -1
+ * @snap_val: snapshot: the value that triggered the last snapshot
+ * @snap_key: snapshot: the key of that hit
+ * @snap_taken: snapshot: a snapshot was taken
+ * @snap_enabled: snapshot: our conditional snapshot is registered
+ */
+struct hist_action {
+	struct hist_data	*hd;
+	u8			handler;
+	u8			kind;
+	bool			trace_keyword;
+	char			*text;
+	char			*arg;
+	unsigned int		tracked;
+	unsigned int		track_var;
+	struct synth_event	*synth;
+	unsigned int		n_params;
+	struct hist_field	*params;
+	const char		**param_at;
+	unsigned int		*save_var;
+	int			*save_slot;
+	u64			snap_val;
+	void			*snap_key;
+	bool			snap_taken;
+	bool			snap_enabled;
+};
 
 /**
  * struct hist_attrs - the trigger text, split into its parts
@@ -401,16 +496,46 @@ struct hist_elt_data {
 	char	slots[];
 };
 
-/* trace_hist_parse.c */
+/**
+ * struct hist_parse_ctx - the command being compiled
+ * @tr: its trace array, for error_log
+ * @text: the copy of the command the compiler splits in place; a
+ *	token's distance from its start is the caret's position
+ * @loc: "hist:system:event", for error_log
+ * @cmd: the command as written, for error_log
+ */
 struct hist_parse_ctx {
 	struct trace_array	*tr;
-	const char		*text;	/* copy of the command, for carets */
+	const char		*text;
 	const char		*loc;
 	const char		*cmd;
 };
 
+/* 2 core: trace_hist_core.c */
 void hist_err(const struct hist_parse_ctx *ctx, unsigned int err,
 	      const char *at);
+bool hist_field_is_bytes(const struct hist_field *hf);
+void hist_field_release(struct hist_field *hf);
+u64 hist_div_by_mult(u64 n, u64 mult, u64 divisor, unsigned int shift);
+void hist_div_prepare(u64 divisor, u64 *mult, unsigned int *shift);
+u64 hist_apply(int op, u64 a, u64 b);
+u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
+	      struct hist_hit *hit);
+extern const struct tracing_map_ops hist_elt_ops;
+char *hist_slot(struct tracing_map_elt *elt, int slot);
+u64 hist_slot_store(const struct hist_data *hd, const struct hist_field *hf,
+		    struct hist_hit *hit, struct tracing_map_elt *elt, int slot);
+int hist_var_find_own(const struct hist_data *hd, const char *name);
+void hist_var_hists_add(struct hist_data *hd);
+void hist_var_hists_del(struct hist_data *hd);
+struct hist_data *hist_find_on_event(struct trace_array *tr,
+				     const char *system, const char *event,
+				     const char *var, unsigned int *idx);
+struct hist_data *hist_find_unique(struct trace_array *tr, const char *var,
+				   unsigned int *idx);
+bool hist_var_on_event(const struct hist_data *hd, const char *name);
+
+/* 3 compiler: trace_hist_parse.c, _expr.c, _vars.c, _actions.c */
 int hist_parse_attrs(const struct hist_parse_ctx *ctx, char *param,
 		     struct hist_attrs *attrs);
 void hist_free_attrs(struct hist_attrs *attrs);
@@ -418,72 +543,45 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 				   struct trace_event_file *file,
 				   struct hist_attrs *attrs, bool with_map);
 void hist_data_destroy(struct hist_data *hd);
-void hist_data_unpin(struct hist_data *hd);
 bool hist_data_compatible(const struct hist_data *a,
 			  const struct hist_data *b);
-
-/* trace_hist_expr.c */
 int hist_parse_field(const struct hist_parse_ctx *ctx,
 		     struct trace_event_file *file, struct hist_data *hd,
 		     struct hist_field *hf, char *text, bool is_key);
 int hist_parse_expr(const struct hist_parse_ctx *ctx,
 		    struct trace_event_file *file, struct hist_data *hd,
 		    char *text, struct hist_field *out);
-void hist_field_release(struct hist_field *hf);
-u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
-	      struct hist_hit *hit);
-u64 hist_div_by_mult(u64 n, u64 mult, u64 divisor, unsigned int shift);
-void hist_div_prepare(u64 divisor, u64 *mult, unsigned int *shift);
-bool hist_field_is_bytes(const struct hist_field *hf);
-
-/* trace_hist_vars.c */
 int hist_vars_parse(const struct hist_parse_ctx *ctx,
 		    struct trace_event_file *file, struct hist_data *hd);
-int hist_var_find_own(const struct hist_data *hd, const char *name);
+int hist_key_var_define(const struct hist_parse_ctx *ctx,
+			struct trace_event_file *file, struct hist_data *hd,
+			char *name, char *text);
 int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 		 char *text, struct hist_field *hf, bool is_param);
+int hist_actions_parse(const struct hist_parse_ctx *ctx,
+		       struct trace_event_file *file, struct hist_data *hd);
+const struct hist_action *hist_save_action(const struct hist_data *hd);
+void hist_actions_free(struct hist_data *hd);
+
+/* 4 runtime: trace_hist_run.c */
 bool hist_refs_resolve(const struct hist_data *hd, const void *key,
 		       struct hist_hit *hit);
 void hist_vars_set(const struct hist_data *hd, struct tracing_map_elt *elt,
 		   struct hist_hit *hit);
-void hist_vars_publish(struct hist_data *hd);
-void hist_vars_release(struct hist_data *hd);
-struct hist_data *hist_find_on_event(struct trace_array *tr,
-				     const char *system, const char *event,
-				     const char *var, unsigned int *idx);
-char *hist_slot(struct tracing_map_elt *elt, int slot);
-u64 hist_slot_store(const struct hist_data *hd, const struct hist_field *hf,
-		    struct hist_hit *hit, struct tracing_map_elt *elt, int slot);
-int hist_key_var_define(const struct hist_parse_ctx *ctx,
-			struct trace_event_file *file, struct hist_data *hd,
-			char *name, char *text);
-
-/* trace_hist_actions.c */
-int hist_actions_parse(const struct hist_parse_ctx *ctx,
-		       struct trace_event_file *file, struct hist_data *hd);
 void hist_actions_run(struct hist_data *hd, struct tracing_map_elt *elt,
 		      const void *key, struct hist_hit *hit);
-void hist_actions_print_elt(struct seq_file *m, const struct hist_data *hd,
-			    const struct tracing_map_elt *elt);
-void hist_actions_print_snapshot(struct seq_file *m,
-				 const struct hist_data *hd);
-int hist_actions_attach(struct hist_data *hd);
-void hist_actions_detach(struct hist_data *hd);
-void hist_actions_free(struct hist_data *hd);
-#ifdef CONFIG_HIST_TRIGGERS_DEBUG
-void hist_actions_debug(struct seq_file *m, const struct hist_data *hd);
-#endif
+bool hist_snapshot_update(struct trace_array *tr, void *data);
 
-/* trace_hist_show.c */
-void hist_print_key(struct seq_file *m, const struct hist_data *hd,
-		    const void *key, const struct tracing_map_elt *elt);
-int hist_print_trigger(struct seq_file *m, struct event_trigger_data *data);
-
-/* trace_events_hist.c */
-extern const struct tracing_map_ops hist_elt_ops;
+/* 5 life cycle: trace_events_hist.c */
+void hist_data_unpin(struct hist_data *hd);
 int hist_trigger_add(struct trace_event_file *file, char *text,
 		     struct event_trigger_data **datap);
 void hist_trigger_remove(struct event_trigger_data *data);
+
+/* 6 output: trace_hist_show.c */
+void hist_print_key(struct seq_file *m, const struct hist_data *hd,
+		    const void *key, const struct tracing_map_elt *elt);
+int hist_print_trigger(struct seq_file *m, struct event_trigger_data *data);
 
 /* Errors; those upstream logs too are worded as upstream's are. */
 enum {
@@ -622,10 +720,12 @@ static __always_inline u64 hist_fetch(const struct hist_data *hd,
 	return val;
 }
 
-#if IS_ENABLED(CONFIG_KUNIT)
-/* The trigger's hit function, static unless KUnit tests it. */
+/* The trigger's hit function (trace_hist_run.c) */
 void hist_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
 	      void *rec, struct ring_buffer_event *rbe);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* static unless KUnit tests them */
 void hist_clear_start(struct event_trigger_data *data);
 void hist_clear_finish(struct event_trigger_data *data);
 #endif

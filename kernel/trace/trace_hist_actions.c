@@ -34,162 +34,19 @@
 
 #include "trace_hist.h"
 
-enum hist_handler {
-	HIST_ONMATCH,
-	HIST_ONMAX,
-	HIST_ONCHANGE,
-};
-
-enum hist_action_kind {
-	HIST_ACT_TRACE,
-	HIST_ACT_SAVE,
-	HIST_ACT_SNAPSHOT,
-};
-
-static const char * const hist_handler_names[] = {
+const char * const hist_handler_names[] = {
 	[HIST_ONMATCH]	= "onmatch",
 	[HIST_ONMAX]	= "onmax",
 	[HIST_ONCHANGE]	= "onchange",
 };
 
 /**
- * struct hist_action - one handler.action pair
- * @hd: the histogram it belongs to
- * @handler: enum hist_handler
- * @kind: enum hist_action_kind
- * @trace_keyword: written trace(synth, ...) rather than synth(...)
- * @text: the canonical text, ":handler(...).action(...)"
- * @arg: the handler's argument as written
- * @tracked: onmax/onchange: index of the tracked variable in @hd->vars
- * @track_var: onmax/onchange: map var holding the maximum or last value
- * @synth: trace: the synthetic event generated (its ->ref held)
- * @n_params: number of @params (and of the three arrays after it)
- * @params: trace: the synthetic event's values; save: the fields saved
- * @param_at: where each parameter is in the command, for error_log;
- *	only valid while the command is being parsed
- * @save_var: save: map var of each saved field
- * @save_slot: save: element slot of each saved string, or -1
- * @snap_val: snapshot: the value that triggered the last snapshot
- * @snap_key: snapshot: the key of that hit
- * @snap_taken: snapshot: a snapshot was taken
- * @snap_enabled: snapshot: our conditional snapshot is registered
- */
-struct hist_action {
-	struct hist_data	*hd;
-	u8			handler;
-	u8			kind;
-	bool			trace_keyword;
-	char			*text;
-	char			*arg;
-	unsigned int		tracked;
-	unsigned int		track_var;
-	struct synth_event	*synth;
-	unsigned int		n_params;
-	struct hist_field	*params;
-	const char		**param_at;
-	unsigned int		*save_var;
-	int			*save_slot;
-	u64			snap_val;
-	void			*snap_key;
-	bool			snap_taken;
-	bool			snap_enabled;
-};
-
-/* What the snapshot update callback needs from the hit. */
-struct hist_snap_cond {
-	struct hist_action	*act;
-	u64			val;
-	const void		*key;
-};
-
-static void hist_emit(struct hist_data *hd, struct hist_action *act,
-		      struct hist_hit *hit)
-{
-	/* every one of the event's fields is written before it is read */
-	u64 vals[HIST_PARAMS_MAX] __uninitialized;
-	unsigned int i;
-
-	for (i = 0; i < act->n_params; i++)
-		vals[i] = hist_fetch(hd, &act->params[i], hit);
-	synth_event_emit(act->synth, vals);
-}
-
-static void hist_save(struct hist_data *hd, struct hist_action *act,
-		      struct tracing_map_elt *elt, struct hist_hit *hit)
-{
-	unsigned int i;
-	u64 val;
-
-	for (i = 0; i < act->n_params; i++) {
-		const struct hist_field *hf = &act->params[i];
-
-		if (act->save_slot[i] >= 0)
-			val = hist_slot_store(hd, hf, hit, elt,
-					      act->save_slot[i]);
-		else
-			val = hist_fetch(hd, hf, hit);
-		tracing_map_set_var(elt, act->save_var[i], val);
-	}
-}
-
-/* Called by the snapshot code under its lock: is this one to keep? */
-static bool hist_snapshot_update(struct trace_array *tr, void *data)
-{
-	struct hist_snap_cond *cond = data;
-	struct hist_action *act = cond->act;
-
-	if (act->handler == HIST_ONMAX && act->snap_taken &&
-	    cond->val <= act->snap_val)
-		return false;
-	act->snap_val = cond->val;
-	memcpy(act->snap_key, cond->key, act->hd->key_size);
-	act->snap_taken = true;
-	return true;
-}
-
-/**
- * hist_actions_run - run the handler.action pairs after an update
+ * hist_save_action - the save() action of a histogram
  * @hd: the histogram
- * @elt: the entry updated
- * @key: its key
- * @hit: the hit, with its references and variables
  *
- * Context: the hit path.
+ * Return: the action, or NULL if there is none.
  */
-void hist_actions_run(struct hist_data *hd, struct tracing_map_elt *elt,
-		      const void *key, struct hist_hit *hit)
-{
-	struct hist_snap_cond cond;
-	unsigned int i;
-	u64 val = 0;
-
-	for (i = 0; i < hd->n_actions; i++) {
-		struct hist_action *act = hd->actions[i];
-
-		if (act->handler != HIST_ONMATCH) {
-			u64 old = tracing_map_read_var(elt, act->track_var);
-
-			val = hit->vars[act->tracked];
-			if (act->handler == HIST_ONMAX ? val <= old : val == old)
-				continue;
-			tracing_map_set_var(elt, act->track_var, val);
-		}
-		switch (act->kind) {
-		case HIST_ACT_TRACE:
-			hist_emit(hd, act, hit);
-			break;
-		case HIST_ACT_SAVE:
-			hist_save(hd, act, elt, hit);
-			break;
-		case HIST_ACT_SNAPSHOT:
-			cond = (struct hist_snap_cond){ act, val, key };
-			tracing_snapshot_cond(hd->tr, &cond);
-			break;
-		}
-	}
-}
-
-static const struct hist_action *hist_save_action(const struct hist_data *hd)
+const struct hist_action *hist_save_action(const struct hist_data *hd)
 {
 	unsigned int i;
 
@@ -197,69 +54,6 @@ static const struct hist_action *hist_save_action(const struct hist_data *hd)
 		if (hd->actions[i]->kind == HIST_ACT_SAVE)
 			return hd->actions[i];
 	return NULL;
-}
-
-/**
- * hist_actions_print_elt - print an entry's maximum or last value and
- *	the fields saved with it, after its values
- * @m: the hist file
- * @hd: the histogram
- * @elt: the entry
- */
-void hist_actions_print_elt(struct seq_file *m, const struct hist_data *hd,
-			    const struct tracing_map_elt *elt)
-{
-	const struct hist_action *save = hist_save_action(hd);
-	unsigned int i, j;
-	u64 val;
-
-	for (i = 0; i < hd->n_actions; i++) {
-		const struct hist_action *act = hd->actions[i];
-
-		if (act->handler == HIST_ONMATCH ||
-		    act->kind == HIST_ACT_SNAPSHOT)
-			continue;
-		seq_printf(m, "\n\t%s: %10llu",
-			   act->handler == HIST_ONMAX ? "max" : "changed",
-			   tracing_map_read_var(elt, act->track_var));
-		for (j = 0; save && j < save->n_params; j++) {
-			val = tracing_map_read_var(elt, save->save_var[j]);
-			/* bounded: a hit may be rewriting the slot */
-			if (save->save_slot[j] >= 0)
-				seq_printf(m, "  %s: %-32.*s",
-					   save->params[j].name,
-					   HIST_SLOT_SIZE - 1,
-					   (char *)(uintptr_t)val);
-			else
-				seq_printf(m, "  %s: %10llu",
-					   save->params[j].name, val);
-		}
-	}
-}
-
-/**
- * hist_actions_print_snapshot - say which hit took the last snapshot
- * @m: the hist file
- * @hd: the histogram
- */
-void hist_actions_print_snapshot(struct seq_file *m,
-				 const struct hist_data *hd)
-{
-	unsigned int i;
-
-	for (i = 0; i < hd->n_actions; i++) {
-		const struct hist_action *act = hd->actions[i];
-
-		if (act->kind != HIST_ACT_SNAPSHOT || !act->snap_taken)
-			continue;
-		seq_puts(m, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
-		seq_printf(m, "\ttriggering value { %s(%s) }: %10llu",
-			   hist_handler_names[act->handler], act->arg,
-			   act->snap_val);
-		seq_puts(m, "\ttriggered by event with key: ");
-		hist_print_key(m, hd, act->snap_key, NULL);
-		seq_puts(m, "\n");
-	}
 }
 
 /* A parameter of trace() against the synthetic event's field. */
@@ -739,55 +533,6 @@ int hist_actions_parse(const struct hist_parse_ctx *ctx,
 }
 
 /**
- * hist_actions_attach - register what the actions need once live
- * @hd: a histogram being attached
- *
- * Context: event_mutex held.
- * Return: 0, or -EBUSY if the trace array already has a conditional
- * snapshot.
- */
-int hist_actions_attach(struct hist_data *hd)
-{
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < hd->n_actions; i++) {
-		struct hist_action *act = hd->actions[i];
-
-		if (act->kind != HIST_ACT_SNAPSHOT)
-			continue;
-		ret = tracing_snapshot_cond_enable(hd->tr, act,
-						   hist_snapshot_update);
-		if (ret) {
-			hist_actions_detach(hd);
-			return ret;
-		}
-		act->snap_enabled = true;
-	}
-	return 0;
-}
-
-/**
- * hist_actions_detach - undo hist_actions_attach()
- * @hd: the histogram
- *
- * Context: event_mutex held.
- */
-void hist_actions_detach(struct hist_data *hd)
-{
-	unsigned int i;
-
-	for (i = 0; i < hd->n_actions; i++) {
-		struct hist_action *act = hd->actions[i];
-
-		if (act->snap_enabled) {
-			tracing_snapshot_cond_disable(hd->tr);
-			act->snap_enabled = false;
-		}
-	}
-}
-
-/**
  * hist_actions_free - free the actions, their synthetic event references
  *	and the field-variable histograms made for them
  * @hd: a histogram no hit path uses any more
@@ -829,46 +574,3 @@ void hist_actions_free(struct hist_data *hd)
 	}
 	hd->n_field_var_hists = 0;
 }
-
-#ifdef CONFIG_HIST_TRIGGERS_DEBUG
-/**
- * hist_actions_debug - describe the actions in hist_debug
- * @m: the hist_debug file
- * @hd: the histogram
- */
-void hist_actions_debug(struct seq_file *m, const struct hist_data *hd)
-{
-	unsigned int i, j;
-
-	if (!hd->n_actions)
-		return;
-	seq_puts(m, "\n  actions:\n");
-	for (i = 0; i < hd->n_actions; i++) {
-		const struct hist_action *act = hd->actions[i];
-
-		seq_printf(m, "\n    hist_data->actions[%u]: %s\n", i,
-			   act->text + 1);
-		if (act->handler != HIST_ONMATCH) {
-			seq_printf(m, "      tracked var: $%s (hist_data->vars[%u])\n",
-				   hd->vars[act->tracked].name, act->tracked);
-			seq_printf(m, "      track var.idx (into tracing_map_elt.vars[]): %u\n",
-				   act->track_var);
-		}
-		if (act->synth)
-			seq_printf(m, "      synthetic event: %s (%u fields)\n",
-				   act->synth->name, act->synth->n_fields);
-		for (j = 0; j < act->n_params; j++) {
-			const struct hist_field *p = &act->params[j];
-
-			seq_printf(m, "      param[%u]: %s", j, p->spec);
-			if (p->fetch == HIST_FETCH_REF)
-				seq_printf(m, " (var_ref_idx %u)", p->slot);
-			else if (p->fetch == HIST_FETCH_OWN_VAR)
-				seq_printf(m, " (hist_data->vars[%u])", p->slot);
-			if (act->kind == HIST_ACT_SAVE)
-				seq_printf(m, " -> var.idx %u", act->save_var[j]);
-			seq_putc(m, '\n');
-		}
-	}
-}
-#endif

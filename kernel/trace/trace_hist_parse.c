@@ -19,84 +19,6 @@
 
 #include "trace_hist.h"
 
-static const char * const hist_err_text[HIST_ERR_MAX] = {
-	[HIST_ERR_NAMED_MISMATCH]	=
-		"Named hist trigger doesn't match existing named trigger (includes variables)",
-	[HIST_ERR_TRIGGER_EEXIST]	= "Hist trigger already exists",
-	[HIST_ERR_TRIGGER_ENOENT_CLEAR]	= "Can't clear or continue a nonexistent hist trigger",
-	[HIST_ERR_SET_CLOCK_FAIL]	= "Couldn't set trace_clock",
-	[HIST_ERR_BAD_FIELD_MODIFIER]	= "Invalid field modifier",
-	[HIST_ERR_FIELD_NOT_FOUND]	= "Couldn't find field",
-	[HIST_ERR_EMPTY_ASSIGNMENT]	= "Empty assignment",
-	[HIST_ERR_INVALID_SORT_MODIFIER] = "Invalid sort modifier",
-	[HIST_ERR_EMPTY_SORT_FIELD]	= "Empty sort field",
-	[HIST_ERR_TOO_MANY_SORT_FIELDS]	= "Too many sort fields (Max = 2)",
-	[HIST_ERR_INVALID_SORT_FIELD]	= "Sort field must be a key or a val",
-	[HIST_ERR_NEED_NOHC_VAL]	= "Non-hitcount value is required for 'nohitcount'",
-	[HIST_ERR_TOO_MANY_KEYS]	= "Too many keys (Max = 3)",
-	[HIST_ERR_TOO_MANY_VALS]	= "Too many values (Max = 2)",
-	[HIST_ERR_BAD_MAP_SIZE]		= "Invalid size (128 to 131072 entries)",
-	[HIST_ERR_MISSING_KEYS]		= "No keys= given",
-	[HIST_ERR_BAD_VAL_TYPE]		= "Values must be numeric fields",
-	[HIST_ERR_KEY_TOO_BIG]		= "Keys too large (512 bytes max)",
-	[HIST_ERR_UNKNOWN_ATTR]		= "Unknown hist trigger attribute",
-	[HIST_ERR_DUPLICATE_ATTR]	= "Attribute given twice",
-	[HIST_ERR_DUPLICATE_VAR]	= "Variable already defined",
-	[HIST_ERR_VAR_NOT_UNIQUE]	=
-		"Variable name not unique, need to use fully qualified name (subsys.event.var) for variable",
-	[HIST_ERR_TOO_MANY_VARS]	= "Too many variables defined",
-	[HIST_ERR_MALFORMED_ASSIGNMENT]	= "Malformed assignment",
-	[HIST_ERR_TOO_MANY_SUBEXPR]	= "Too many subexpressions (3 max)",
-	[HIST_ERR_TIMESTAMP_MISMATCH]	= "Timestamp units in expression don't match",
-	[HIST_ERR_TOO_MANY_FIELD_VARS]	= "Too many field variables defined",
-	[HIST_ERR_EVENT_FILE_NOT_FOUND]	= "Event file not found",
-	[HIST_ERR_HIST_NOT_FOUND]	= "Matching event histogram not found",
-	[HIST_ERR_HIST_CREATE_FAIL]	= "Couldn't create histogram for field",
-	[HIST_ERR_SYNTH_EVENT_NOT_FOUND] = "Couldn't find synthetic event",
-	[HIST_ERR_SYNTH_TYPE_MISMATCH]	= "Param type doesn't match synthetic event field type",
-	[HIST_ERR_SYNTH_COUNT_MISMATCH]	= "Param count doesn't match synthetic event field count",
-	[HIST_ERR_ONX_NOT_VAR]		= "For onmax(x) or onchange(x), x must be a variable",
-	[HIST_ERR_ONX_VAR_NOT_FOUND]	= "Couldn't find onmax or onchange variable",
-	[HIST_ERR_TOO_MANY_PARAMS]	= "Too many action params",
-	[HIST_ERR_PARAM_NOT_FOUND]	= "Couldn't find param",
-	[HIST_ERR_INVALID_PARAM]	= "Invalid action param",
-	[HIST_ERR_ACTION_NOT_FOUND]	= "No action found",
-	[HIST_ERR_TOO_MANY_SAVE_ACTIONS] = "Can't have more than one save() action per hist",
-	[HIST_ERR_ACTION_MISMATCH]	= "Handler doesn't support action",
-	[HIST_ERR_NO_CLOSING_PAREN]	= "No closing paren found",
-	[HIST_ERR_SUBSYS_NOT_FOUND]	= "Missing subsystem",
-	[HIST_ERR_INVALID_SUBSYS_EVENT]	= "Invalid subsystem or event name",
-	[HIST_ERR_INVALID_REF_KEY]	= "Using variable references in keys not supported",
-	[HIST_ERR_VAR_NOT_FOUND]	= "Couldn't find variable",
-	[HIST_ERR_INVALID_STR_OPERAND]	= "String type can not be an operand in expression",
-	[HIST_ERR_EXPECT_NUMBER]	= "Expecting numeric literal",
-	[HIST_ERR_UNARY_MINUS_SUBEXPR]	= "Unary minus not supported in sub-expressions",
-	[HIST_ERR_DIVISION_BY_ZERO]	= "Division by zero",
-	[HIST_ERR_VAR_IN_USE]		= "Variable is still referenced by another hist trigger",
-	[HIST_ERR_NAMED_OTHER_INSTANCE]	= "Named hist trigger is in another instance",
-	[HIST_ERR_ENABLE_FAIL]		= "Couldn't enable the event",
-};
-
-/**
- * hist_err - log a hist trigger error with a caret
- * @ctx: the command being parsed
- * @err: HIST_ERR_*
- * @at: the offending token inside @ctx->text, or NULL for no position
- */
-void hist_err(const struct hist_parse_ctx *ctx, unsigned int err,
-	      const char *at)
-{
-	unsigned int pos = 0;
-
-	/* a token parsed from a copy (key variables) has no position */
-	if (at && at >= ctx->text &&
-	    (size_t)(at - ctx->text) < strlen(ctx->cmd))
-		pos = at - ctx->text + sizeof(HIST_PREFIX) - 1;
-	/* tracing_log_err() only reads the table; it predates the const. */
-	tracing_log_err(ctx->tr, ctx->loc, ctx->cmd,
-			(const char **)hist_err_text, err, pos);
-}
-
 /* Set *slot to a copy of @val, refusing a second "keys=" and the like. */
 static int hist_attr_set(const struct hist_parse_ctx *ctx, char **slot,
 			 const char *token, const char *val)
@@ -630,7 +552,8 @@ static int hist_make_match(struct hist_data *hd)
  *
  * Context: process, event_mutex held.
  * Return: the new histogram, or an ERR_PTR (logged when the text is
- * at fault).
+ * at fault); ERR_PTR(-EAGAIN) when a histogram has to be made first, as
+ * @ctx->need says.
  */
 struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 				   struct trace_event_file *file,
@@ -684,27 +607,9 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 }
 
 /**
- * hist_data_unpin - let go of a histogram's memory
- * @hd: a histogram retired by its trigger, or pinned by a hist file
- *	snapshot
- *
- * The last pin frees it.
- *
- * Context: event_mutex held.
- */
-void hist_data_unpin(struct hist_data *hd)
-{
-	lockdep_assert_held(&event_mutex);
-	if (WARN_ON_ONCE(!hd->pins))
-		return;
-	if (!--hd->pins)
-		hist_data_destroy(hd);
-}
-
-/**
  * hist_data_destroy - free a histogram and its map
  * @hd: histogram no longer reachable from any hit path, its variables
- *	released (hist_vars_release()) if they were published
+ *	unpublished if they were published (trace_events_hist.c)
  *
  * Context: process, event_mutex held; the caller has waited for hit
  * paths to finish.

@@ -229,6 +229,70 @@ static void hist_print_val(struct seq_file *m, const struct hist_field *hf,
 	}
 }
 
+/**
+ * hist_actions_print_elt - print an entry's maximum or last value and
+ *	the fields saved with it, after its values
+ * @m: the hist file
+ * @hd: the histogram
+ * @elt: the entry
+ */
+static void hist_actions_print_elt(struct seq_file *m,
+				   const struct hist_data *hd,
+				   const struct tracing_map_elt *elt)
+{
+	const struct hist_action *save = hist_save_action(hd);
+	unsigned int i, j;
+	u64 val;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		const struct hist_action *act = hd->actions[i];
+
+		if (act->handler == HIST_ONMATCH ||
+		    act->kind == HIST_ACT_SNAPSHOT)
+			continue;
+		seq_printf(m, "\n\t%s: %10llu",
+			   act->handler == HIST_ONMAX ? "max" : "changed",
+			   tracing_map_read_var(elt, act->track_var));
+		for (j = 0; save && j < save->n_params; j++) {
+			val = tracing_map_read_var(elt, save->save_var[j]);
+			/* bounded: a hit may be rewriting the slot */
+			if (save->save_slot[j] >= 0)
+				seq_printf(m, "  %s: %-32.*s",
+					   save->params[j].name,
+					   HIST_SLOT_SIZE - 1,
+					   (char *)(uintptr_t)val);
+			else
+				seq_printf(m, "  %s: %10llu",
+					   save->params[j].name, val);
+		}
+	}
+}
+
+/**
+ * hist_actions_print_snapshot - say which hit took the last snapshot
+ * @m: the hist file
+ * @hd: the histogram
+ */
+static void hist_actions_print_snapshot(struct seq_file *m,
+					const struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		const struct hist_action *act = hd->actions[i];
+
+		if (act->kind != HIST_ACT_SNAPSHOT || !act->snap_taken)
+			continue;
+		seq_puts(m, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
+		seq_printf(m, "\ttriggering value { %s(%s) }: %10llu",
+			   hist_handler_names[act->handler], act->arg,
+			   act->snap_val);
+		seq_puts(m, "\ttriggered by event with key: ");
+		hist_print_key(m, hd, act->snap_key, NULL);
+		seq_puts(m, "\n");
+	}
+}
+
 /*
  * One trigger's part of a hist file snapshot.  @hd is pinned; @data is
  * not, and is only used once hist_reader_valid() found it live.
@@ -667,6 +731,47 @@ static void hist_debug_vars(struct seq_file *m, const struct hist_data *hd)
 			   hd->users);
 }
 
+/**
+ * hist_debug_actions - describe the actions in hist_debug
+ * @m: the hist_debug file
+ * @hd: the histogram
+ */
+static void hist_debug_actions(struct seq_file *m, const struct hist_data *hd)
+{
+	unsigned int i, j;
+
+	if (!hd->n_actions)
+		return;
+	seq_puts(m, "\n  actions:\n");
+	for (i = 0; i < hd->n_actions; i++) {
+		const struct hist_action *act = hd->actions[i];
+
+		seq_printf(m, "\n    hist_data->actions[%u]: %s\n", i,
+			   act->text + 1);
+		if (act->handler != HIST_ONMATCH) {
+			seq_printf(m, "      tracked var: $%s (hist_data->vars[%u])\n",
+				   hd->vars[act->tracked].name, act->tracked);
+			seq_printf(m, "      track var.idx (into tracing_map_elt.vars[]): %u\n",
+				   act->track_var);
+		}
+		if (act->synth)
+			seq_printf(m, "      synthetic event: %s (%u fields)\n",
+				   act->synth->name, act->synth->n_fields);
+		for (j = 0; j < act->n_params; j++) {
+			const struct hist_field *p = &act->params[j];
+
+			seq_printf(m, "      param[%u]: %s", j, p->spec);
+			if (p->fetch == HIST_FETCH_REF)
+				seq_printf(m, " (var_ref_idx %u)", p->slot);
+			else if (p->fetch == HIST_FETCH_OWN_VAR)
+				seq_printf(m, " (hist_data->vars[%u])", p->slot);
+			if (act->kind == HIST_ACT_SAVE)
+				seq_printf(m, " -> var.idx %u", act->save_var[j]);
+			seq_putc(m, '\n');
+		}
+	}
+}
+
 static void hist_debug_show_one(struct seq_file *m,
 				struct event_trigger_data *data, bool first)
 {
@@ -687,7 +792,7 @@ static void hist_debug_show_one(struct seq_file *m,
 	for (i = 0; i < hd->n_keys; i++)
 		hist_debug_field(m, "keys", i, &hd->keys[i]);
 	hist_debug_vars(m, hd);
-	hist_actions_debug(m, hd);
+	hist_debug_actions(m, hd);
 	seq_putc(m, '\n');
 }
 

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hist triggers: the core every other part stands on.
+ *
+ * The error table and hist_err(); evaluating an expression; the private
+ * part of a map element and its string and stack slots; the registry of
+ * histograms that define variables.  Nothing here parses text or
+ * changes what is attached: see "Layers" in trace_hist.h.
+ */
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+
+#include "trace_hist.h"
+
+static const char * const hist_err_text[HIST_ERR_MAX] = {
+	[HIST_ERR_NAMED_MISMATCH]	=
+		"Named hist trigger doesn't match existing named trigger (includes variables)",
+	[HIST_ERR_TRIGGER_EEXIST]	= "Hist trigger already exists",
+	[HIST_ERR_TRIGGER_ENOENT_CLEAR]	= "Can't clear or continue a nonexistent hist trigger",
+	[HIST_ERR_SET_CLOCK_FAIL]	= "Couldn't set trace_clock",
+	[HIST_ERR_BAD_FIELD_MODIFIER]	= "Invalid field modifier",
+	[HIST_ERR_FIELD_NOT_FOUND]	= "Couldn't find field",
+	[HIST_ERR_EMPTY_ASSIGNMENT]	= "Empty assignment",
+	[HIST_ERR_INVALID_SORT_MODIFIER] = "Invalid sort modifier",
+	[HIST_ERR_EMPTY_SORT_FIELD]	= "Empty sort field",
+	[HIST_ERR_TOO_MANY_SORT_FIELDS]	= "Too many sort fields (Max = 2)",
+	[HIST_ERR_INVALID_SORT_FIELD]	= "Sort field must be a key or a val",
+	[HIST_ERR_NEED_NOHC_VAL]	= "Non-hitcount value is required for 'nohitcount'",
+	[HIST_ERR_TOO_MANY_KEYS]	= "Too many keys (Max = 3)",
+	[HIST_ERR_TOO_MANY_VALS]	= "Too many values (Max = 2)",
+	[HIST_ERR_BAD_MAP_SIZE]		= "Invalid size (128 to 131072 entries)",
+	[HIST_ERR_MISSING_KEYS]		= "No keys= given",
+	[HIST_ERR_BAD_VAL_TYPE]		= "Values must be numeric fields",
+	[HIST_ERR_KEY_TOO_BIG]		= "Keys too large (512 bytes max)",
+	[HIST_ERR_UNKNOWN_ATTR]		= "Unknown hist trigger attribute",
+	[HIST_ERR_DUPLICATE_ATTR]	= "Attribute given twice",
+	[HIST_ERR_DUPLICATE_VAR]	= "Variable already defined",
+	[HIST_ERR_VAR_NOT_UNIQUE]	=
+		"Variable name not unique, need to use fully qualified name (subsys.event.var) for variable",
+	[HIST_ERR_TOO_MANY_VARS]	= "Too many variables defined",
+	[HIST_ERR_MALFORMED_ASSIGNMENT]	= "Malformed assignment",
+	[HIST_ERR_TOO_MANY_SUBEXPR]	= "Too many subexpressions (3 max)",
+	[HIST_ERR_TIMESTAMP_MISMATCH]	= "Timestamp units in expression don't match",
+	[HIST_ERR_TOO_MANY_FIELD_VARS]	= "Too many field variables defined",
+	[HIST_ERR_EVENT_FILE_NOT_FOUND]	= "Event file not found",
+	[HIST_ERR_HIST_NOT_FOUND]	= "Matching event histogram not found",
+	[HIST_ERR_HIST_CREATE_FAIL]	= "Couldn't create histogram for field",
+	[HIST_ERR_SYNTH_EVENT_NOT_FOUND] = "Couldn't find synthetic event",
+	[HIST_ERR_SYNTH_TYPE_MISMATCH]	= "Param type doesn't match synthetic event field type",
+	[HIST_ERR_SYNTH_COUNT_MISMATCH]	= "Param count doesn't match synthetic event field count",
+	[HIST_ERR_ONX_NOT_VAR]		= "For onmax(x) or onchange(x), x must be a variable",
+	[HIST_ERR_ONX_VAR_NOT_FOUND]	= "Couldn't find onmax or onchange variable",
+	[HIST_ERR_TOO_MANY_PARAMS]	= "Too many action params",
+	[HIST_ERR_PARAM_NOT_FOUND]	= "Couldn't find param",
+	[HIST_ERR_INVALID_PARAM]	= "Invalid action param",
+	[HIST_ERR_ACTION_NOT_FOUND]	= "No action found",
+	[HIST_ERR_TOO_MANY_SAVE_ACTIONS] = "Can't have more than one save() action per hist",
+	[HIST_ERR_ACTION_MISMATCH]	= "Handler doesn't support action",
+	[HIST_ERR_NO_CLOSING_PAREN]	= "No closing paren found",
+	[HIST_ERR_SUBSYS_NOT_FOUND]	= "Missing subsystem",
+	[HIST_ERR_INVALID_SUBSYS_EVENT]	= "Invalid subsystem or event name",
+	[HIST_ERR_INVALID_REF_KEY]	= "Using variable references in keys not supported",
+	[HIST_ERR_VAR_NOT_FOUND]	= "Couldn't find variable",
+	[HIST_ERR_INVALID_STR_OPERAND]	= "String type can not be an operand in expression",
+	[HIST_ERR_EXPECT_NUMBER]	= "Expecting numeric literal",
+	[HIST_ERR_UNARY_MINUS_SUBEXPR]	= "Unary minus not supported in sub-expressions",
+	[HIST_ERR_DIVISION_BY_ZERO]	= "Division by zero",
+	[HIST_ERR_VAR_IN_USE]		= "Variable is still referenced by another hist trigger",
+	[HIST_ERR_NAMED_OTHER_INSTANCE]	= "Named hist trigger is in another instance",
+	[HIST_ERR_ENABLE_FAIL]		= "Couldn't enable the event",
+};
+
+/**
+ * hist_err - log a hist trigger error with a caret
+ * @ctx: the command being parsed
+ * @err: HIST_ERR_*
+ * @at: the offending token inside @ctx->text, or NULL for no position
+ */
+void hist_err(const struct hist_parse_ctx *ctx, unsigned int err,
+	      const char *at)
+{
+	unsigned int pos = 0;
+
+	/* a token parsed from a copy (key variables) has no position */
+	if (at && at >= ctx->text &&
+	    (size_t)(at - ctx->text) < strlen(ctx->cmd))
+		pos = at - ctx->text + sizeof(HIST_PREFIX) - 1;
+	/* tracing_log_err() only reads the table; it predates the const. */
+	tracing_log_err(ctx->tr, ctx->loc, ctx->cmd,
+			(const char **)hist_err_text, err, pos);
+}
+
+static int hist_elt_alloc(struct tracing_map *map, struct tracing_map_elt *elt)
+{
+	struct hist_data *hd = tracing_map_private(map);
+	size_t size = struct_size_t(struct hist_elt_data, slots,
+				    hd->n_str_slots * HIST_SLOT_SIZE);
+
+	if (!hd->needs_comm && !hd->n_str_slots)
+		return 0;
+	elt->private_data = kzalloc(size, GFP_KERNEL);
+	return elt->private_data ? 0 : -ENOMEM;
+}
+
+static void hist_elt_free(struct tracing_map *map, struct tracing_map_elt *elt)
+{
+	kfree(elt->private_data);
+}
+
+/* Hit path, new key: remember who made it, for .execname. */
+static void hist_elt_init(struct tracing_map *map, struct tracing_map_elt *elt)
+{
+	struct hist_elt_data *ed = elt->private_data;
+
+	if (ed)
+		memcpy(ed->comm, current->comm, TASK_COMM_LEN);
+}
+
+const struct tracing_map_ops hist_elt_ops = {
+	.elt_alloc	= hist_elt_alloc,
+	.elt_free	= hist_elt_free,
+	.elt_init	= hist_elt_init,
+};
+
+/**
+ * hist_field_is_bytes - does the field produce bytes rather than a number
+ * @hf: a parsed field
+ *
+ * Return: true for strings and stacks.
+ */
+bool hist_field_is_bytes(const struct hist_field *hf)
+{
+	return hf->flags & (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE);
+}
+
+/**
+ * hist_field_release - free what a parsed field owns
+ * @hf: the field (not itself freed: it may be embedded)
+ */
+void hist_field_release(struct hist_field *hf)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hf->operands); i++) {
+		if (!hf->operands[i])
+			continue;
+		hist_field_release(hf->operands[i]);
+		kfree(hf->operands[i]);
+	}
+	kfree(hf->spec);
+	kfree(hf->var_name);
+	memset(hf, 0, sizeof(*hf));
+}
+
+/**
+ * hist_div_prepare - turn a constant divisor into a multiply and shift
+ * @divisor: not zero, not a power of two
+ * @mult: receives floor(2^64 / @divisor)
+ * @shift: receives 64, the shift that goes with @mult
+ *
+ * n * @mult >> 64 is then n / @divisor or one less (see
+ * hist_div_by_mult()), because the multiplier is short of 2^64 /
+ * @divisor by less than one.
+ */
+void hist_div_prepare(u64 divisor, u64 *mult, unsigned int *shift)
+{
+	*mult = div64_u64(U64_MAX, divisor);
+	*shift = 64;
+}
+
+/**
+ * hist_div_by_mult - divide by a constant prepared by hist_div_prepare()
+ * @n: dividend
+ * @mult: the multiplier
+ * @divisor: the divisor, to correct the estimate
+ * @shift: the shift
+ *
+ * Return: @n / @divisor, exactly.
+ */
+u64 hist_div_by_mult(u64 n, u64 mult, u64 divisor, unsigned int shift)
+{
+	u64 q = mul_u64_u64_shr(n, mult, shift);
+
+	if (n - q * divisor >= divisor)
+		q++;
+	return q;
+}
+
+/**
+ * hist_apply - one operator on two numbers
+ * @op: enum hist_op, not one of the constant divisions
+ * @a: the left operand (the only one of HIST_OP_NEG)
+ * @b: the right operand
+ *
+ * The hit path's arithmetic, and the folding of constant operands at
+ * creation, which must give the same result.
+ *
+ * Return: the result; a division by zero gives -1, as documented.
+ */
+u64 hist_apply(int op, u64 a, u64 b)
+{
+	switch (op) {
+	case HIST_OP_ADD:
+		return a + b;
+	case HIST_OP_SUB:
+		return a - b;
+	case HIST_OP_MUL:
+		return a * b;
+	case HIST_OP_NEG:
+		return -a;
+	default:
+		return b ? div64_u64(a, b) : (u64)-1;
+	}
+}
+
+/**
+ * hist_eval - the value of a field that is not read straight from the record
+ * @hd: its histogram
+ * @hf: an expression, or a string or stack (whose value is its address)
+ * @hit: the hit
+ *
+ * Context: the hit path: any context, NMI included.
+ * Return: the value.
+ */
+u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
+	      struct hist_hit *hit)
+{
+	void *rec = hit->rec;
+	u64 a, b;
+	u32 loc;
+
+	switch (hf->fetch) {
+	case HIST_FETCH_EXPR:
+		a = hist_fetch(hd, hf->operands[0], hit);
+		switch (hf->op) {
+		case HIST_OP_NEG:
+			return -a;
+		case HIST_OP_DIV_SHIFT:
+			return a >> hf->div_shift;
+		case HIST_OP_DIV_MULT:
+			return hist_div_by_mult(a, hf->constant, hf->divisor,
+						hf->div_shift);
+		}
+		b = hist_fetch(hd, hf->operands[1], hit);
+		return hist_apply(hf->op, a, b);
+	case HIST_FETCH_STR_FIXED:
+		return (uintptr_t)(rec + hf->offset);
+	case HIST_FETCH_STR_DATA_LOC:
+		loc = get_unaligned((u32 *)(rec + hf->offset));
+		return (uintptr_t)(rec + (loc & 0xffff));
+	case HIST_FETCH_STR_REL_LOC:
+		loc = get_unaligned((u32 *)(rec + hf->offset));
+		return (uintptr_t)(rec + hf->offset + sizeof(u32) +
+				   (loc & 0xffff));
+	case HIST_FETCH_COMM:
+		return (uintptr_t)current->comm;
+	case HIST_FETCH_STACK_FIELD: {
+		/*
+		 * A synthetic event's stack: the data_loc word points at an
+		 * entry count and the entries, the form a variable slot and
+		 * the synthetic record writer take.  A count the length
+		 * cannot hold makes no stack.
+		 */
+		const unsigned long *stack;
+		unsigned int len;
+
+		loc = get_unaligned((u32 *)(rec + hf->offset));
+		stack = rec + (loc & 0xffff);
+		len = loc >> 16;
+		if (len < sizeof(long) || stack[0] > len / sizeof(long) - 1)
+			return 0;
+		return (uintptr_t)stack;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Histograms that define variables, in creation order; event_mutex. */
+static LIST_HEAD(hist_var_hists);
+
+/**
+ * hist_var_hists_add - make a histogram's variables known by name
+ * @hd: a histogram being attached, with variables
+ *
+ * Context: event_mutex held.
+ */
+void hist_var_hists_add(struct hist_data *hd)
+{
+	lockdep_assert_held(&event_mutex);
+	list_add_tail(&hd->var_node, &hist_var_hists);
+}
+
+/**
+ * hist_var_hists_del - undo hist_var_hists_add(), if it was done
+ * @hd: the histogram
+ *
+ * Context: event_mutex held.
+ */
+void hist_var_hists_del(struct hist_data *hd)
+{
+	lockdep_assert_held(&event_mutex);
+	list_del_init(&hd->var_node);
+}
+
+/**
+ * hist_var_find_own - find a variable of the histogram being built
+ * @hd: the histogram
+ * @name: the variable's name, without '$'
+ *
+ * Return: its index in @hd->vars, or -1.
+ */
+int hist_var_find_own(const struct hist_data *hd, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_vars; i++)
+		if (!strcmp(hd->vars[i].name, name))
+			return i;
+	return -1;
+}
+
+static bool hist_on_event(const struct hist_data *hd, const char *system,
+			  const char *event)
+{
+	struct trace_event_call *call = hd->event_file->event_call;
+
+	return !strcmp(call->class->system, system) &&
+	       !strcmp(trace_event_name(call), event);
+}
+
+/**
+ * hist_find_on_event - the histogram on an event that defines a variable
+ * @tr: the trace array
+ * @system: the event's system
+ * @event: the event's name
+ * @var: the variable's name
+ * @idx: receives the variable's index
+ *
+ * Context: event_mutex held.
+ * Return: the first such histogram, or NULL.
+ */
+struct hist_data *hist_find_on_event(struct trace_array *tr,
+				     const char *system, const char *event,
+				     const char *var, unsigned int *idx)
+{
+	struct hist_data *hd;
+	int i;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(hd, &hist_var_hists, var_node) {
+		if (hd->tr != tr || !hist_on_event(hd, system, event))
+			continue;
+		i = hist_var_find_own(hd, var);
+		if (i >= 0) {
+			*idx = i;
+			return hd;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * hist_find_unique - the only histogram of a trace array defining a variable
+ * @tr: the trace array
+ * @var: the variable's name
+ * @idx: receives the variable's index
+ *
+ * Context: event_mutex held.
+ * Return: the histogram, NULL if there is none, or ERR_PTR(-EEXIST) if
+ * there are several.
+ */
+struct hist_data *hist_find_unique(struct trace_array *tr, const char *var,
+				   unsigned int *idx)
+{
+	struct hist_data *hd, *found = NULL;
+	int i;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(hd, &hist_var_hists, var_node) {
+		if (hd->tr != tr)
+			continue;
+		i = hist_var_find_own(hd, var);
+		if (i < 0)
+			continue;
+		if (found)
+			return ERR_PTR(-EEXIST);
+		found = hd;
+		*idx = i;
+	}
+	return found;
+}
+
+/**
+ * hist_var_on_event - does a histogram on the same event define a variable
+ * @hd: the histogram being built
+ * @name: the variable's name
+ *
+ * Context: event_mutex held.
+ * Return: true if a live histogram on @hd's event defines @name.
+ */
+bool hist_var_on_event(const struct hist_data *hd, const char *name)
+{
+	struct hist_data *other;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(other, &hist_var_hists, var_node)
+		if (other->event_file == hd->event_file &&
+		    hist_var_find_own(other, name) >= 0)
+			return true;
+	return false;
+}
+
+/**
+ * hist_slot - the string or stack slot @slot of a map element
+ * @elt: the element
+ * @slot: the slot's index
+ *
+ * Return: the slot, or NULL if the element has none.
+ */
+char *hist_slot(struct tracing_map_elt *elt, int slot)
+{
+	struct hist_elt_data *ed = elt->private_data;
+
+	return ed ? ed->slots + slot * HIST_SLOT_SIZE : NULL;
+}
+
+/**
+ * hist_slot_store - copy a string or stack into an element slot
+ * @hd: the histogram
+ * @hf: the field producing it
+ * @hit: the hit
+ * @elt: the element
+ * @slot: the slot
+ *
+ * A stack is stored as the entry count then the entries, the form
+ * synthetic events take.
+ *
+ * Context: the hit path.
+ * Return: the slot's address, the value of the variable or saved field.
+ */
+u64 hist_slot_store(const struct hist_data *hd, const struct hist_field *hf,
+		    struct hist_hit *hit, struct tracing_map_elt *elt, int slot)
+{
+	char *dst = hist_slot(elt, slot);
+	const unsigned long *from;
+	unsigned long *stack;
+	unsigned int n;
+	const char *src;
+
+	if (!dst)
+		return 0;
+	if (!(hf->flags & HIST_FIELD_FL_STACKTRACE)) {
+		src = (const char *)(uintptr_t)hist_fetch(hd, hf, hit);
+		strscpy(dst, src ?: "",
+			min_t(unsigned int, hf->size, HIST_SLOT_SIZE));
+		return (uintptr_t)dst;
+	}
+	stack = (unsigned long *)dst;
+	if (hf->fetch == HIST_FETCH_STACK) {
+		stack[0] = stack_trace_save(stack + 1, HIST_STACKTRACE_DEPTH,
+					    HIST_STACKTRACE_SKIP);
+		return (uintptr_t)dst;
+	}
+	from = (const unsigned long *)(uintptr_t)hist_fetch(hd, hf, hit);
+	n = from ? min_t(unsigned long, from[0], HIST_STACKTRACE_DEPTH) : 0;
+	stack[0] = n;
+	if (n)
+		memcpy(stack + 1, from + 1, n * sizeof(long));
+	return (uintptr_t)dst;
+}
