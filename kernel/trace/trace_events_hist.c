@@ -173,13 +173,8 @@ static void hist_detach(struct event_trigger_data *data,
 	data->cmd_ops->free(data);
 }
 
-/**
- * hist_trigger_remove - remove a trigger made by hist_trigger_add()
- * @data: the trigger, on its event's list
- *
- * Context: event_mutex held.
- */
-void hist_trigger_remove(struct event_trigger_data *data)
+/* Take @data off its event if it is still there, and drop that reference. */
+static void hist_trigger_remove(struct event_trigger_data *data)
 {
 	struct trace_event_file *file = hist_of(data)->event_file;
 	struct event_trigger_data *t;
@@ -194,11 +189,23 @@ void hist_trigger_remove(struct event_trigger_data *data)
 	}
 }
 
+/*
+ * Drop a reference to a histogram made to carry a field; while no other
+ * histogram reads its variable, it is removed too.
+ */
+static void hist_field_var_hist_put(struct event_trigger_data *data)
+{
+	if (!hist_of(data)->users)
+		hist_trigger_remove(data);
+	data->cmd_ops->free(data);
+}
+
 static void hist_actions_detach(struct hist_data *hd);
 
 /*
- * Register what the actions need once live: the conditional snapshot of
- * snapshot().  Fails with -EBUSY if the trace array already has one.
+ * Register what the actions need once live: the snapshot buffer and the
+ * conditional snapshot of snapshot().  Fails with -EBUSY if the trace
+ * array already has a conditional snapshot.
  */
 static int hist_actions_attach(struct hist_data *hd)
 {
@@ -210,8 +217,10 @@ static int hist_actions_attach(struct hist_data *hd)
 
 		if (act->kind != HIST_ACT_SNAPSHOT)
 			continue;
-		ret = tracing_snapshot_cond_enable(hd->tr, act,
-						   hist_snapshot_update);
+		ret = tracing_alloc_snapshot_instance(hd->tr);
+		if (!ret)
+			ret = tracing_snapshot_cond_enable(hd->tr, act,
+							   hist_snapshot_update);
 		if (ret) {
 			hist_actions_detach(hd);
 			return ret;
@@ -236,8 +245,13 @@ static void hist_actions_detach(struct hist_data *hd)
 	}
 }
 
-/* Make a histogram's variables and references live. */
-static void hist_vars_publish(struct hist_data *hd)
+/*
+ * Make a histogram's variables known and take the references its plan
+ * borrowed while it was compiled: on each histogram whose variables it
+ * reads, on each histogram made to carry a field to it, and on each
+ * synthetic event its actions generate.
+ */
+static void hist_publish(struct hist_data *hd)
 {
 	unsigned int i;
 
@@ -248,10 +262,15 @@ static void hist_vars_publish(struct hist_data *hd)
 		hd->refs[i].hd->users++;
 		hd->refs[i].hd->trigger->ref++;
 	}
+	for (i = 0; i < hd->n_field_var_hists; i++)
+		hd->field_var_hists[i]->ref++;
+	for (i = 0; i < hd->n_actions; i++)
+		if (hd->actions[i]->synth)
+			hd->actions[i]->synth->ref++;
 }
 
-/* Undo hist_vars_publish(), for a histogram no hit path uses any more. */
-static void hist_vars_release(struct hist_data *hd)
+/* Undo hist_publish(), for a histogram no hit path uses any more. */
+static void hist_unpublish(struct hist_data *hd)
 {
 	unsigned int i;
 
@@ -265,6 +284,15 @@ static void hist_vars_release(struct hist_data *hd)
 		owner->cmd_ops->free(owner);
 	}
 	hd->n_refs = 0;
+	/* after the variable references, which count as their users */
+	for (i = 0; i < hd->n_field_var_hists; i++)
+		hist_field_var_hist_put(hd->field_var_hists[i]);
+	hd->n_field_var_hists = 0;
+	for (i = 0; i < hd->n_actions; i++) {
+		if (hd->actions[i]->synth)
+			hd->actions[i]->synth->ref--;
+		hd->actions[i]->synth = NULL;
+	}
 }
 
 /**
@@ -331,7 +359,7 @@ static void hist_trigger_free(struct event_trigger_data *data)
 		hist_clock_put(hd->tr);
 	}
 	hist_actions_detach(hd);
-	hist_vars_release(hd);
+	hist_unpublish(hd);
 	hist_actions_free(hd);
 	hd->retired = true;
 	/* every sharer gave its pin back when it went */
@@ -504,7 +532,7 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 		if (ret)
 			goto out_clock;
 		hd->trigger = data;
-		hist_vars_publish(hd);
+		hist_publish(hd);
 	}
 	hist_trigger_init(data);
 	/* keep creation order: the hist file shows triggers in it */
@@ -530,7 +558,7 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 	 */
 	tracepoint_synchronize_unregister();
 	if (!data->named_data) {
-		hist_vars_release(hd);
+		hist_unpublish(hd);
 		hist_actions_detach(hd);
 	}
 out_clock:
@@ -633,6 +661,179 @@ static char *hist_split_filter(char *text)
 
 static struct event_command hist_command;
 
+static int hist_command_run(struct trace_event_file *file, bool remove,
+			    char *param_and_filter,
+			    struct event_trigger_data **datap);
+
+/*
+ * Field-variable histograms one command made, each with a reference;
+ * allocated when the first is made.
+ */
+struct hist_made {
+	struct event_trigger_data	*data[HIST_PARAMS_MAX];
+	unsigned int			n;
+};
+
+/* Make the histogram the compiler asked for in @need. */
+static int hist_make_field_var_hist(const struct hist_parse_ctx *ctx,
+				    const struct hist_field_var_need *need,
+				    struct hist_made **madep)
+{
+	struct event_trigger_data *data = NULL;
+	struct hist_made *made = *madep;
+	int ret;
+
+	if (!made) {
+		made = kzalloc(sizeof(*made), GFP_KERNEL);
+		if (!made)
+			return -ENOMEM;
+		*madep = made;
+	}
+	if (made->n == ARRAY_SIZE(made->data)) {
+		hist_err(ctx, HIST_ERR_TOO_MANY_FIELD_VARS, need->at);
+		return -EINVAL;
+	}
+	ret = hist_command_run(need->file, false, need->cmd, &data);
+	/* the text the compiler wrote can only create a trigger */
+	if (!ret && WARN_ON_ONCE(!data))
+		ret = -EINVAL;
+	if (ret) {
+		hist_err(ctx, HIST_ERR_HIST_CREATE_FAIL, need->at);
+		return ret;
+	}
+	hist_of(data)->field_var_hist = true;
+	data->ref++;
+	made->data[made->n++] = data;
+	return 0;
+}
+
+/*
+ * Compile @param, the trigger text without its filter, into *@hdp.  The
+ * compiler may ask for a histogram on another event first, to carry a
+ * field to an action: it is made, kept in @made, and @param compiled
+ * again from @saved, as parsing splits the text in place.
+ */
+static int hist_compile(struct hist_parse_ctx *ctx,
+			struct trace_event_file *file, bool remove,
+			char *param, const char *saved, struct hist_made **made,
+			struct hist_data **hdp)
+{
+	struct hist_field_var_need need;
+	struct hist_attrs attrs;
+	struct hist_data *hd;
+	int ret;
+
+	for (;;) {
+		memset(&attrs, 0, sizeof(attrs));
+		memset(&need, 0, sizeof(need));
+		ctx->need = &need;
+		/* the same length: @param is where @saved was copied from */
+		memcpy(param, saved, strlen(saved) + 1);
+		ret = hist_parse_attrs(ctx, param, &attrs);
+		if (ret) {
+			hist_free_attrs(&attrs);
+			return ret;
+		}
+		hd = hist_data_create(ctx, file, &attrs,
+				      !remove && !attrs.cont && !attrs.clear);
+		ctx->need = NULL;
+		if (!IS_ERR(hd)) {
+			*hdp = hd;
+			return 0;
+		}
+		ret = PTR_ERR(hd);
+		if (ret == -EAGAIN && need.cmd)
+			ret = hist_make_field_var_hist(ctx, &need, made);
+		kfree(need.cmd);
+		if (ret)
+			return ret;
+	}
+}
+
+/*
+ * A new trigger for @hd on @file, attached; @hd is the trigger's now,
+ * or freed if it joined a named histogram.
+ */
+static int hist_trigger_create(const struct hist_parse_ctx *ctx,
+			       struct trace_event_file *file,
+			       struct hist_data *hd, char *if_filter,
+			       struct event_trigger_data **datap)
+{
+	struct event_command *cmd_ops = &hist_command;
+	struct event_trigger_data *data;
+	int ret = -ENOMEM;
+
+	data = trigger_data_alloc(cmd_ops, NULL, NULL, hd);
+	if (!data)
+		goto out_hd;
+	data->paused = hd->attrs.pause;
+	if (hd->attrs.name) {
+		ret = hist_join_named(ctx, file, data, &hd);
+		if (ret)
+			goto out_data;
+	}
+	/* the setter consumes its argument: give it a copy */
+	ret = -ENOMEM;
+	if (if_filter) {
+		if_filter = kstrdup(if_filter, GFP_KERNEL);
+		if (!if_filter)
+			goto out_named;
+	}
+	ret = event_trigger_set_filter(cmd_ops, file, if_filter, data);
+	kfree(if_filter);
+	/* a filter that failed to parse is still the trigger's to free */
+	if (ret < 0)
+		goto out_filter;
+	ret = hist_attach(ctx, file, data);
+	if (ret < 0)
+		goto out_filter;
+	if (data->named_data)
+		hist_data_destroy(hd);	/* the shared one is used instead */
+	if (datap)
+		*datap = data;
+	return 0;
+
+out_filter:
+	event_trigger_reset_filter(cmd_ops, data);
+out_named:
+	if (data->name)
+		hist_leave_named(data);
+out_data:
+	kfree(data);
+out_hd:
+	hist_data_destroy(hd);
+	return ret;
+}
+
+/* What a compiled command does: remove, change the state of, or create. */
+static int hist_command_act(const struct hist_parse_ctx *ctx,
+			    struct trace_event_file *file, bool remove,
+			    struct hist_data *hd, char *if_filter,
+			    const char *filter,
+			    struct event_trigger_data **datap)
+{
+	int ret;
+
+	if (remove) {
+		ret = hist_remove(ctx, file, hd, filter);
+		goto out_hd;
+	}
+	if (hd->attrs.pause || hd->attrs.cont || hd->attrs.clear) {
+		ret = hist_change_state(ctx, file, hd, filter);
+		if (ret <= 0)
+			goto out_hd;
+	} else if (hist_find_trigger(file, hd, filter)) {
+		hist_err(ctx, HIST_ERR_TRIGGER_EEXIST, NULL);
+		ret = -EEXIST;
+		goto out_hd;
+	}
+	return hist_trigger_create(ctx, file, hd, if_filter, datap);
+
+out_hd:
+	hist_data_destroy(hd);
+	return ret;
+}
+
 /*
  * A "hist:..." command on @file: create, remove (@remove), pause,
  * continue or clear a trigger.  A created trigger is returned in
@@ -642,12 +843,12 @@ static int hist_command_run(struct trace_event_file *file, bool remove,
 			    char *param_and_filter,
 			    struct event_trigger_data **datap)
 {
-	struct event_command *cmd_ops = &hist_command;
-	struct hist_attrs attrs = {};
-	struct event_trigger_data *data;
+	char *text, *param, *saved = NULL, *filter = NULL, *if_filter;
+	struct hist_made *made = NULL;
 	struct hist_parse_ctx ctx;
 	struct hist_data *hd;
-	char *text, *param, *filter = NULL, *if_filter, *loc, *cmd_text;
+	char *loc, *cmd_text;
+	unsigned int i;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
@@ -662,87 +863,32 @@ static int hist_command_run(struct trace_event_file *file, bool remove,
 	cmd_text = *param_and_filter ?
 		   kasprintf(GFP_KERNEL, HIST_PREFIX "%s", param_and_filter) :
 		   kstrdup("hist", GFP_KERNEL);
-	if (!text || !loc || !cmd_text) {
-		ret = -ENOMEM;
+	ret = -ENOMEM;
+	if (!text || !loc || !cmd_text)
 		goto out;
-	}
 	ctx = (struct hist_parse_ctx){ .tr = file->tr, .text = text,
 				       .loc = loc, .cmd = cmd_text };
-	param = text;
 	if_filter = hist_split_filter(text);
-	param = strim(param);
+	param = strim(text);
 	if (if_filter) {
 		if_filter = strim(if_filter);
 		/* the filter text alone is what a trigger keeps and matches */
 		filter = skip_spaces(if_filter + 2);
 	}
-
-	ret = hist_parse_attrs(&ctx, param, &attrs);
-	if (ret) {
-		hist_free_attrs(&attrs);
+	saved = kstrdup(param, GFP_KERNEL);
+	if (!saved)
 		goto out;
-	}
-	hd = hist_data_create(&ctx, file, &attrs,
-			      !remove && !attrs.cont && !attrs.clear);
-	if (IS_ERR(hd)) {
-		ret = PTR_ERR(hd);
-		goto out;
-	}
 
-	if (remove) {
-		ret = hist_remove(&ctx, file, hd, filter);
-		goto out_hd;
-	}
-	if (hd->attrs.pause || hd->attrs.cont || hd->attrs.clear) {
-		ret = hist_change_state(&ctx, file, hd, filter);
-		if (ret <= 0)
-			goto out_hd;
-	} else if (hist_find_trigger(file, hd, filter)) {
-		hist_err(&ctx, HIST_ERR_TRIGGER_EEXIST, NULL);
-		ret = -EEXIST;
-		goto out_hd;
-	}
-
-	ret = -ENOMEM;
-	data = trigger_data_alloc(cmd_ops, NULL, NULL, hd);
-	if (!data)
-		goto out_hd;
-	data->paused = hd->attrs.pause;
-	if (hd->attrs.name) {
-		ret = hist_join_named(&ctx, file, data, &hd);
-		if (ret)
-			goto out_data;
-	}
-	/* the setter consumes its argument: give it a copy */
-	ret = -ENOMEM;
-	if_filter = if_filter ? kstrdup(if_filter, GFP_KERNEL) : NULL;
-	if (filter && !if_filter)
-		goto out_named;
-	ret = event_trigger_set_filter(cmd_ops, file, if_filter, data);
-	kfree(if_filter);
-	/* a filter that failed to parse is still the trigger's to free */
-	if (ret < 0)
-		goto out_filter;
-	ret = hist_attach(&ctx, file, data);
-	if (ret < 0)
-		goto out_filter;
-	if (data->named_data)
-		hist_data_destroy(hd);	/* the shared one is used instead */
-	if (datap)
-		*datap = data;
-	ret = 0;
-	goto out;
-
-out_filter:
-	event_trigger_reset_filter(cmd_ops, data);
-out_named:
-	if (data->name)
-		hist_leave_named(data);
-out_data:
-	kfree(data);
-out_hd:
-	hist_data_destroy(hd);
+	ret = hist_compile(&ctx, file, remove, param, saved, &made, &hd);
+	if (!ret)
+		ret = hist_command_act(&ctx, file, remove, hd, if_filter,
+				       filter, datap);
 out:
+	/* what was made for a trigger that is not there goes again */
+	for (i = 0; made && i < made->n; i++)
+		hist_field_var_hist_put(made->data[i]);
+	kfree(made);
+	kfree(saved);
 	kfree(cmd_text);
 	kfree(loc);
 	kfree(text);
@@ -766,24 +912,6 @@ static int hist_cmd_parse(struct event_command *cmd_ops,
 			       param_and_filter, NULL);
 	hist_clock_restorable = restorable;
 	return ret;
-}
-
-/**
- * hist_trigger_add - create a hist trigger from inside the kernel
- * @file: the event
- * @text: the trigger without "hist:", filter included; modified
- * @datap: receives the trigger
- *
- * Used for the histograms that carry fields of a matching event to the
- * actions of another trigger.
- *
- * Context: event_mutex held.
- * Return: 0 or a negative error (logged in error_log).
- */
-int hist_trigger_add(struct trace_event_file *file, char *text,
-		     struct event_trigger_data **datap)
-{
-	return hist_command_run(file, false, text, datap);
 }
 
 /* Registration goes through hist_cmd_parse(); these serve the core. */

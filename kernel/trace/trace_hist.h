@@ -5,9 +5,7 @@
  *
  * Layers
  * ------
- * The files are layers, each calling only the ones below it but for
- * one call: the compiler makes the histogram that carries a field of
- * another event to an action through hist_trigger_add().
+ * The files are layers, each calling only the ones below it:
  *
  *   6 output      trace_hist_show.c     the trigger, hist and hist_debug
  *                                       files
@@ -20,9 +18,10 @@
  *   4 runtime     trace_hist_run.c      the hit path: keys, values,
  *                                       references, variables, actions
  *   3 compiler    trace_hist_parse.c    trigger text -> struct hist_data,
- *                 trace_hist_expr.c     a plan nothing live points at yet
- *                 trace_hist_vars.c
- *                 trace_hist_actions.c
+ *                 trace_hist_expr.c     a plan nothing live points at yet;
+ *                 trace_hist_vars.c     what it needs created first (a
+ *                 trace_hist_actions.c  histogram carrying a field) it
+ *                                       asks for instead of making it
  *   2 core        trace_hist_core.c     these types, error_log, reading
  *                                       a record, evaluating expressions,
  *                                       element slots, the registry of
@@ -46,10 +45,14 @@
  *   included, preemption disabled) under the RCU-sched protection of the
  *   event's trigger list.  It takes no lock and allocates nothing; the
  *   per-CPU key buffers it nests in are counted, not locked.
+ * - The compiler only borrows what it finds live: other histograms,
+ *   synthetic events.  Attaching a trigger takes the references its
+ *   plan needs, and retiring its histogram drops them.
  * - A trigger (struct event_trigger_data) counts its references in
  *   ->ref: one for being on the event's list, one held by each sharer
- *   of its named histogram, by each histogram reading its variables and
- *   by each one using it as a field-variable histogram.  The last one
+ *   of its named histogram, by each histogram reading its variables, by
+ *   each one using it as a field-variable histogram, and by the command
+ *   that made it as one, until that command ends.  The last one
  *   retires the histogram: it gives back what the user can see
  *   (variables, actions, the clock) once the trigger is off the list and
  *   tracepoint_synchronize_unregister() has returned, so no hit can
@@ -497,18 +500,37 @@ struct hist_elt_data {
 };
 
 /**
+ * struct hist_field_var_need - a histogram the compiler needs made first
+ * @file: the event to make it on
+ * @cmd: its trigger text, without "hist:" (allocated)
+ * @at: the field it carries, in the command, for error_log
+ *
+ * An action's parameter "system.event.field" reads the field through a
+ * variable of a histogram on that event.  When there is none yet, the
+ * compiler fills this in and fails with -EAGAIN; the life cycle makes
+ * the histogram and compiles the trigger again.
+ */
+struct hist_field_var_need {
+	struct trace_event_file	*file;
+	char			*cmd;
+	const char		*at;
+};
+
+/**
  * struct hist_parse_ctx - the command being compiled
  * @tr: its trace array, for error_log
  * @text: the copy of the command the compiler splits in place; a
  *	token's distance from its start is the caret's position
  * @loc: "hist:system:event", for error_log
  * @cmd: the command as written, for error_log
+ * @need: where the compiler asks for a field-variable histogram
  */
 struct hist_parse_ctx {
-	struct trace_array	*tr;
-	const char		*text;
-	const char		*loc;
-	const char		*cmd;
+	struct trace_array		*tr;
+	const char			*text;
+	const char			*loc;
+	const char			*cmd;
+	struct hist_field_var_need	*need;
 };
 
 /* 2 core: trace_hist_core.c */
@@ -574,9 +596,6 @@ bool hist_snapshot_update(struct trace_array *tr, void *data);
 
 /* 5 life cycle: trace_events_hist.c */
 void hist_data_unpin(struct hist_data *hd);
-int hist_trigger_add(struct trace_event_file *file, char *text,
-		     struct event_trigger_data **datap);
-void hist_trigger_remove(struct event_trigger_data *data);
 
 /* 6 output: trace_hist_show.c */
 void hist_print_key(struct seq_file *m, const struct hist_data *hd,

@@ -100,27 +100,81 @@ hist_find_compatible(struct trace_event_file *file, const struct hist_data *hd)
 }
 
 /*
- * A field of the matching event as a parameter: a variable
- * "synthetic_<field>" of a histogram on that event keyed like ours.
+ * The text of a histogram on @file keyed like @compat that keeps the
+ * field @field in the variable @var: "keys=...:var=field if filter".
+ */
+static char *hist_field_var_cmd(const struct event_trigger_data *compat,
+				const char *var, const char *field)
+{
+	const struct hist_data *chd = compat->private_data;
+	size_t len = strlen(var) + strlen(field) + 16 +
+		     (compat->filter_str ? strlen(compat->filter_str) + 4 : 0);
+	unsigned int i;
+	char *cmd, *p;
+
+	for (i = 0; i < chd->n_keys; i++)
+		len += strlen(chd->keys[i].spec) + 1;
+	cmd = kzalloc(len, GFP_KERNEL);
+	if (!cmd)
+		return NULL;
+	p = cmd + sprintf(cmd, "keys=");
+	for (i = 0; i < chd->n_keys; i++)
+		p += sprintf(p, "%s%s", i ? "," : "", chd->keys[i].spec);
+	p += sprintf(p, ":%s=%s", var, field);
+	if (compat->filter_str)
+		sprintf(p, " if %s", compat->filter_str);
+	return cmd;
+}
+
+/*
+ * No histogram on @file carries @field yet: say which one to create.
+ * The life cycle creates it and compiles the trigger again, which then
+ * finds it (hist_command_run()).
+ */
+static int hist_field_var_request(const struct hist_parse_ctx *ctx,
+				  struct trace_event_file *file,
+				  const struct event_trigger_data *compat,
+				  char *var, char *field)
+{
+	if (!trace_find_event_field(file->event_call, field)) {
+		/* what making the histogram would have said, then this */
+		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, field);
+		hist_err(ctx, HIST_ERR_HIST_CREATE_FAIL, field);
+		return -EINVAL;
+	}
+	if (WARN_ON_ONCE(!ctx->need || ctx->need->cmd))
+		return -EINVAL;
+	ctx->need->cmd = hist_field_var_cmd(compat, var, field);
+	if (!ctx->need->cmd)
+		return -ENOMEM;
+	ctx->need->file = file;
+	ctx->need->at = field;
+	return -EAGAIN;
+}
+
+/*
+ * A field of the matching event as a parameter: a reference to the
+ * variable "synthetic_<field>" of a histogram on that event keyed like
+ * ours.  A histogram made for that purpose is remembered, so that the
+ * last trigger using it removes it.
  */
 static int hist_field_var_param(const struct hist_parse_ctx *ctx,
 				struct hist_data *hd, char *system,
 				char *event, char *field,
 				struct hist_field *hf)
 {
-	struct event_trigger_data *compat, *data;
+	struct event_trigger_data *compat;
 	struct trace_event_file *file;
 	const struct hist_data *chd;
-	char *cmd, *var, *ref, *p;
-	unsigned int i, idx;
-	size_t len;
+	unsigned int idx;
+	char *var, *ref;
 	int ret;
 
 	var = kasprintf(GFP_KERNEL, "synthetic_%s", field);
 	if (!var)
 		return -ENOMEM;
 	ret = -EINVAL;
-	/* errors point at the field name, where upstream's do */
+	/* errors point at the field name: tools look for the caret there */
 	file = __find_event_file(hd->tr, system, event);
 	if (!file) {
 		hist_err(ctx, HIST_ERR_EVENT_FILE_NOT_FOUND, field);
@@ -131,57 +185,17 @@ static int hist_field_var_param(const struct hist_parse_ctx *ctx,
 		hist_err(ctx, HIST_ERR_HIST_NOT_FOUND, field);
 		goto out;
 	}
-	data = NULL;
 	chd = hist_find_on_event(hd->tr, system, event, var, &idx);
-	if (chd) {
-		/* made for another trigger: share it, and its removal */
-		if (chd->field_var_hist)
-			data = chd->trigger;
-		goto share;
-	}
-	if (!trace_find_event_field(file->event_call, field)) {
-		/* what making the histogram would have said, then this */
-		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, field);
-		hist_err(ctx, HIST_ERR_HIST_CREATE_FAIL, field);
+	if (!chd) {
+		ret = hist_field_var_request(ctx, file, compat, var, field);
 		goto out;
 	}
-	chd = compat->private_data;
-	len = strlen(var) + strlen(field) + 16 +
-	      (compat->filter_str ? strlen(compat->filter_str) + 4 : 0);
-	for (i = 0; i < chd->n_keys; i++)
-		len += strlen(chd->keys[i].spec) + 1;
-	ret = -ENOMEM;
-	cmd = kzalloc(len, GFP_KERNEL);
-	if (!cmd)
-		goto out;
-	p = cmd + sprintf(cmd, "keys=");
-	for (i = 0; i < chd->n_keys; i++)
-		p += sprintf(p, "%s%s", i ? "," : "", chd->keys[i].spec);
-	p += sprintf(p, ":%s=%s", var, field);
-	if (compat->filter_str)
-		sprintf(p, " if %s", compat->filter_str);
-	ret = hist_trigger_add(file, cmd, &data);
-	kfree(cmd);
-	if (ret) {
-		hist_err(ctx, HIST_ERR_HIST_CREATE_FAIL, field);
-		goto out;
-	}
-	((struct hist_data *)data->private_data)->field_var_hist = true;
-share:
-	if (data && hd->n_field_var_hists == HIST_PARAMS_MAX) {
-		hist_err(ctx, HIST_ERR_TOO_MANY_FIELD_VARS, field);
-		ret = -EINVAL;
-		goto out;
-	}
-	if (data) {
-		/*
-		 * Our own reference, apart from the variable's: the removal
-		 * of an instance may free that histogram through its event
-		 * before it frees us, and hist_actions_free() still looks at
-		 * it then.
-		 */
-		data->ref++;
-		hd->field_var_hists[hd->n_field_var_hists++] = data;
+	if (chd->field_var_hist) {
+		if (hd->n_field_var_hists == HIST_PARAMS_MAX) {
+			hist_err(ctx, HIST_ERR_TOO_MANY_FIELD_VARS, field);
+			goto out;
+		}
+		hd->field_var_hists[hd->n_field_var_hists++] = chd->trigger;
 	}
 	/* the reference to the variable, named the way a user would */
 	ref = kasprintf(GFP_KERNEL, "%s.%s.$%s", system, event, var);
@@ -303,7 +317,6 @@ static int hist_bind_synth(const struct hist_parse_ctx *ctx,
 		}
 	}
 	act->synth = se;
-	se->ref++;
 	return 0;
 }
 
@@ -425,11 +438,6 @@ static int hist_parse_action(const struct hist_parse_ctx *ctx,
 			hist_err(ctx, HIST_ERR_INVALID_PARAM, params);
 			goto out;
 		}
-		if (hd->resolve) {
-			ret = tracing_alloc_snapshot_instance(hd->tr);
-			if (ret)
-				goto out;
-		}
 		break;
 	case HIST_ACT_TRACE: {
 		char *synth = name;
@@ -484,8 +492,8 @@ static void hist_save_layout(struct hist_data *hd, struct hist_action *act)
  * @file: the event
  * @hd: the histogram: keys, variables and values parsed
  *
- * Return: 0, or -EINVAL (logged), -ENOMEM, or the error of allocating
- * the snapshot buffer.
+ * Return: 0, -EINVAL (logged), -ENOMEM, or -EAGAIN when @ctx->need
+ * names a histogram to make first.
  */
 int hist_actions_parse(const struct hist_parse_ctx *ctx,
 		       struct trace_event_file *file, struct hist_data *hd)
@@ -533,8 +541,7 @@ int hist_actions_parse(const struct hist_parse_ctx *ctx,
 }
 
 /**
- * hist_actions_free - free the actions, their synthetic event references
- *	and the field-variable histograms made for them
+ * hist_actions_free - free the actions
  * @hd: a histogram no hit path uses any more
  *
  * Context: event_mutex held.
@@ -546,8 +553,6 @@ void hist_actions_free(struct hist_data *hd)
 	for (i = 0; i < hd->n_actions; i++) {
 		struct hist_action *act = hd->actions[i];
 
-		if (act->synth)
-			act->synth->ref--;
 		for (j = 0; j < act->n_params; j++)
 			hist_field_release(&act->params[j]);
 		kfree(act->params);
@@ -560,17 +565,4 @@ void hist_actions_free(struct hist_data *hd)
 		kfree(act);
 	}
 	hd->n_actions = 0;
-	/*
-	 * Our variable references to them are gone (hist_vars_release()); one
-	 * that another trigger still reads stays for that trigger to remove.
-	 * Then our own reference goes, which frees what nothing else holds.
-	 */
-	for (i = 0; i < hd->n_field_var_hists; i++) {
-		struct event_trigger_data *data = hd->field_var_hists[i];
-
-		if (!((struct hist_data *)data->private_data)->users)
-			hist_trigger_remove(data);
-		data->cmd_ops->free(data);
-	}
-	hd->n_field_var_hists = 0;
 }
