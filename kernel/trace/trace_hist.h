@@ -22,10 +22,10 @@
  *                 trace_hist_vars.c     what it needs created first (a
  *                 trace_hist_actions.c  histogram carrying a field) it
  *                                       asks for instead of making it
- *   2 core        trace_hist_core.c     these types, error_log, reading
- *                                       a record, evaluating expressions,
- *                                       element slots, the registry of
- *                                       variables
+ *   2 core        trace_hist.h          these types, the record decoder
+ *                 trace_hist_core.c     (inline), error_log, evaluating
+ *                                       expressions, element slots, the
+ *                                       registry of variables
  *   1 storage     tracing_map.c, trace_synth_record.c
  *
  * A trigger is compiled once into a struct hist_data that says, for
@@ -74,6 +74,7 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/seq_file.h>
+#include <linux/stacktrace.h>
 #include <linux/trace_events.h>
 #include <linux/unaligned.h>
 
@@ -659,6 +660,129 @@ enum {
 	HIST_ERR_ENABLE_FAIL,
 	HIST_ERR_MAX,
 };
+
+/*
+ * The record decoder
+ * ------------------
+ * A string or stack field is found in the record in one of these ways,
+ * and everything that reads one (a key, an expression's operand, a
+ * variable's slot) goes through hist_field_bytes() to find it:
+ *
+ *   char name[N]            the bytes are at the field's offset
+ *   __data_loc char[] name  a u32 at the offset: the low 16 bits are
+ *                           where the bytes start in the record, the
+ *                           high 16 bits how many there are
+ *   __rel_loc char[] name   the same, counted from the end of the u32
+ *   a synthetic stack       a __data_loc whose bytes are an entry
+ *                           count and then the entries
+ *
+ * The comm and the stack of the event's context are not in the record.
+ * All of it is inline: the hit path of a string or stack key is made of
+ * it, and the stack walk skips a fixed number of frames.
+ */
+
+/**
+ * hist_field_bytes - where a string or stack field's bytes are
+ * @hf: a field for which hist_field_is_bytes() holds
+ * @rec: the event record
+ * @len: receives the most bytes there are to read at the address
+ *
+ * A stack saved in a record is returned as its entry count followed by
+ * the entries, the form of a variable slot; its count is the writer's
+ * and is only as good as @len says (see hist_copy_stack()).
+ *
+ * Context: the hit path: any context, NMI included.
+ * Return: the address, or NULL for the stack of the event's context,
+ * which has to be walked (hist_stack_save()), and for a stack too short
+ * to hold its count.
+ */
+static __always_inline const void *
+hist_field_bytes(const struct hist_field *hf, void *rec, unsigned int *len)
+{
+	u32 loc;
+
+	switch (hf->fetch) {
+	case HIST_FETCH_STR_FIXED:
+		/* hf->size has room for a NUL the field may lack */
+		*len = hf->size - 1;
+		return rec + hf->offset;
+	case HIST_FETCH_STR_DATA_LOC:
+	case HIST_FETCH_STACK_FIELD:
+		loc = get_unaligned((u32 *)(rec + hf->offset));
+		*len = loc >> 16;
+		if (hf->fetch == HIST_FETCH_STACK_FIELD && *len < sizeof(long))
+			return NULL;
+		return rec + (loc & 0xffff);
+	case HIST_FETCH_STR_REL_LOC:
+		loc = get_unaligned((u32 *)(rec + hf->offset));
+		*len = loc >> 16;
+		return rec + hf->offset + sizeof(u32) + (loc & 0xffff);
+	case HIST_FETCH_COMM:
+		*len = TASK_COMM_LEN;
+		return current->comm;
+	default:
+		*len = 0;
+		return NULL;
+	}
+}
+
+/**
+ * hist_stack_save - walk the stack of the event's context
+ * @entries: room for HIST_STACKTRACE_DEPTH entries
+ *
+ * HIST_STACKTRACE_SKIP frames of the tracing code are skipped, so that
+ * the first entry is the event's caller: this must be inlined into the
+ * hit path's own frames.
+ *
+ * Context: the hit path.
+ * Return: the number of entries stored.
+ */
+static __always_inline unsigned int hist_stack_save(unsigned long *entries)
+{
+	return stack_trace_save(entries, HIST_STACKTRACE_DEPTH,
+				HIST_STACKTRACE_SKIP);
+}
+
+/**
+ * hist_copy_str - copy a string of a record, or of a slot
+ * @dst: where to, @size bytes
+ * @size: room at @dst, the terminating NUL included
+ * @src: the string
+ * @len: the most bytes to read at @src
+ *
+ * Copying stops at a NUL; @dst is always terminated.
+ */
+static __always_inline void hist_copy_str(char *dst, unsigned int size,
+					  const char *src, unsigned int len)
+{
+	if (unlikely(!size))
+		return;
+	len = strnlen(src, min(len, size - 1));
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/**
+ * hist_copy_stack - copy the entries of a stack (count, entries)
+ * @dst: room for HIST_STACKTRACE_DEPTH entries
+ * @src: the stack, or NULL for none
+ * @len: the most bytes to read at @src, count included
+ *
+ * Return: the number of entries copied: the stack's count, as far as
+ * @len and HIST_STACKTRACE_DEPTH allow.
+ */
+static __always_inline unsigned int
+hist_copy_stack(unsigned long *dst, const unsigned long *src, unsigned int len)
+{
+	unsigned int n;
+
+	if (!src || len < sizeof(long))
+		return 0;
+	n = min3(src[0], (unsigned long)(len / sizeof(long) - 1),
+		 (unsigned long)HIST_STACKTRACE_DEPTH);
+	memcpy(dst, src + 1, n * sizeof(long));
+	return n;
+}
 
 /**
  * hist_fetch - the number a key, value or operand gives for this hit

@@ -2,15 +2,16 @@
 /*
  * Hist triggers: the core every other part stands on.
  *
- * The error table and hist_err(); evaluating an expression; the private
- * part of a map element and its string and stack slots; the registry of
- * histograms that define variables.  Nothing here parses text or
- * changes what is attached: see "Layers" in trace_hist.h.
+ * The error table and hist_err(); evaluating an expression, with the
+ * record decoder it shares with the hit path (inline, in trace_hist.h);
+ * the private part of a map element and its string and stack slots;
+ * the registry of histograms that define variables.  Nothing here
+ * parses text or changes what is attached: see "Layers" in
+ * trace_hist.h.
  */
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
-#include <linux/stacktrace.h>
 #include <linux/string.h>
 
 #include "trace_hist.h"
@@ -228,9 +229,9 @@ u64 hist_apply(int op, u64 a, u64 b)
 u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
 	      struct hist_hit *hit)
 {
-	void *rec = hit->rec;
+	unsigned int len;
+	const void *p;
 	u64 a, b;
-	u32 loc;
 
 	switch (hf->fetch) {
 	case HIST_FETCH_EXPR:
@@ -246,36 +247,17 @@ u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
 		}
 		b = hist_fetch(hd, hf->operands[1], hit);
 		return hist_apply(hf->op, a, b);
-	case HIST_FETCH_STR_FIXED:
-		return (uintptr_t)(rec + hf->offset);
-	case HIST_FETCH_STR_DATA_LOC:
-		loc = get_unaligned((u32 *)(rec + hf->offset));
-		return (uintptr_t)(rec + (loc & 0xffff));
-	case HIST_FETCH_STR_REL_LOC:
-		loc = get_unaligned((u32 *)(rec + hf->offset));
-		return (uintptr_t)(rec + hf->offset + sizeof(u32) +
-				   (loc & 0xffff));
-	case HIST_FETCH_COMM:
-		return (uintptr_t)current->comm;
-	case HIST_FETCH_STACK_FIELD: {
-		/*
-		 * A synthetic event's stack: the data_loc word points at an
-		 * entry count and the entries, the form a variable slot and
-		 * the synthetic record writer take.  A count the length
-		 * cannot hold makes no stack.
-		 */
-		const unsigned long *stack;
-		unsigned int len;
-
-		loc = get_unaligned((u32 *)(rec + hf->offset));
-		stack = rec + (loc & 0xffff);
-		len = loc >> 16;
-		if (len < sizeof(long) || stack[0] > len / sizeof(long) - 1)
-			return 0;
-		return (uintptr_t)stack;
-	}
 	default:
-		return 0;
+		/*
+		 * A string or a stack of the record: its address.  Whoever
+		 * reads a stack by its address trusts its count, so a count
+		 * its length cannot hold makes no stack.
+		 */
+		p = hist_field_bytes(hf, hit->rec, &len);
+		if (hf->fetch == HIST_FETCH_STACK_FIELD && p &&
+		    ((const unsigned long *)p)[0] > len / sizeof(long) - 1)
+			return 0;
+		return (uintptr_t)p;
 	}
 }
 
@@ -446,29 +428,32 @@ u64 hist_slot_store(const struct hist_data *hd, const struct hist_field *hf,
 		    struct hist_hit *hit, struct tracing_map_elt *elt, int slot)
 {
 	char *dst = hist_slot(elt, slot);
-	const unsigned long *from;
-	unsigned long *stack;
-	unsigned int n;
-	const char *src;
+	unsigned long *stack = (unsigned long *)dst;
+	unsigned int len = HIST_SLOT_SIZE;
+	const void *src;
 
 	if (!dst)
 		return 0;
-	if (!(hf->flags & HIST_FIELD_FL_STACKTRACE)) {
-		src = (const char *)(uintptr_t)hist_fetch(hd, hf, hit);
-		strscpy(dst, src ?: "",
-			min_t(unsigned int, hf->size, HIST_SLOT_SIZE));
+	switch (hf->fetch) {
+	case HIST_FETCH_STACK:
+		stack[0] = hist_stack_save(stack + 1);
 		return (uintptr_t)dst;
+	case HIST_FETCH_STR_FIXED:
+	case HIST_FETCH_STR_DATA_LOC:
+	case HIST_FETCH_STR_REL_LOC:
+	case HIST_FETCH_COMM:
+	case HIST_FETCH_STACK_FIELD:
+		src = hist_field_bytes(hf, hit->rec, &len);
+		break;
+	default:
+		/* a reference: the slot another variable's value points at */
+		src = (const void *)(uintptr_t)hist_fetch(hd, hf, hit);
+		break;
 	}
-	stack = (unsigned long *)dst;
-	if (hf->fetch == HIST_FETCH_STACK) {
-		stack[0] = stack_trace_save(stack + 1, HIST_STACKTRACE_DEPTH,
-					    HIST_STACKTRACE_SKIP);
-		return (uintptr_t)dst;
-	}
-	from = (const unsigned long *)(uintptr_t)hist_fetch(hd, hf, hit);
-	n = from ? min_t(unsigned long, from[0], HIST_STACKTRACE_DEPTH) : 0;
-	stack[0] = n;
-	if (n)
-		memcpy(stack + 1, from + 1, n * sizeof(long));
+	if (hf->flags & HIST_FIELD_FL_STACKTRACE)
+		stack[0] = hist_copy_stack(stack + 1, src, len);
+	else
+		hist_copy_str(dst, min_t(unsigned int, hf->size, HIST_SLOT_SIZE),
+			      src ?: "", len);
 	return (uintptr_t)dst;
 }

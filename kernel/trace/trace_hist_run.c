@@ -17,7 +17,6 @@
  */
 #include <kunit/visibility.h>
 #include <linux/slab.h>
-#include <linux/stacktrace.h>
 
 #include "trace_hist.h"
 
@@ -28,54 +27,26 @@ struct hist_snap_cond {
 	const void		*key;
 };
 
-/* Copy at most @max - 1 bytes of the string at @src, stopping at NUL. */
-static void hist_copy_str(char *dst, const char *src, unsigned int len,
-			  unsigned int max)
+/*
+ * A string or stack key into its place in the key buffer, which is
+ * zeroed: a stack key is its entries, with no count, and its unused
+ * entries stay zero.
+ */
+static __always_inline void hist_key_bytes(const struct hist_field *hf,
+					   void *rec, void *dst)
 {
-	len = strnlen(src, min(len, max - 1));
-	memcpy(dst, src, len);
-}
+	unsigned int len;
+	const void *src;
 
-/* A key part that is bytes: the buffer was zeroed, so only copy. */
-static void hist_read_bytes(const struct hist_field *hf, void *rec, char *dst)
-{
-	u32 loc;
-
-	switch (hf->fetch) {
-	case HIST_FETCH_STR_FIXED:
-		hist_copy_str(dst, rec + hf->offset, hf->size, hf->size);
-		break;
-	case HIST_FETCH_STR_DATA_LOC:
-		loc = get_unaligned((u32 *)(rec + hf->offset));
-		hist_copy_str(dst, rec + (loc & 0xffff), loc >> 16, hf->size);
-		break;
-	case HIST_FETCH_STR_REL_LOC:
-		loc = get_unaligned((u32 *)(rec + hf->offset));
-		hist_copy_str(dst, rec + hf->offset + sizeof(u32) +
-			      (loc & 0xffff), loc >> 16, hf->size);
-		break;
-	case HIST_FETCH_COMM:
-		memcpy(dst, current->comm, TASK_COMM_LEN);
-		dst[TASK_COMM_LEN - 1] = '\0';
-		break;
-	case HIST_FETCH_STACK:
-		stack_trace_save((unsigned long *)dst, HIST_STACKTRACE_DEPTH,
-				 HIST_STACKTRACE_SKIP);
-		break;
-	case HIST_FETCH_STACK_FIELD: {
-		/* a synthetic event's stack: entry count, then entries */
-		unsigned long *stack, n;
-
-		loc = get_unaligned((u32 *)(rec + hf->offset));
-		stack = rec + (loc & 0xffff);
-		n = (loc >> 16) / sizeof(long);
-		if (n < 1)
-			break;
-		n = min3(n - 1, stack[0], (unsigned long)HIST_STACKTRACE_DEPTH);
-		memcpy(dst, stack + 1, n * sizeof(long));
-		break;
+	if (hf->fetch == HIST_FETCH_STACK) {
+		hist_stack_save(dst);
+		return;
 	}
-	}
+	src = hist_field_bytes(hf, rec, &len);
+	if (hf->fetch == HIST_FETCH_STACK_FIELD)
+		hist_copy_stack(dst, src, len);
+	else
+		hist_copy_str(dst, hf->size, src, len);
 }
 
 /* The key parts into @key, which the caller cleared if it has to be. */
@@ -89,7 +60,7 @@ static void hist_build_key(const struct hist_data *hd, u64 *key,
 		void *dst = (void *)key + hf->key_offset;
 
 		if (hist_field_is_bytes(hf))
-			hist_read_bytes(hf, hit->rec, dst);
+			hist_key_bytes(hf, hit->rec, dst);
 		else
 			*(u64 *)dst = hist_fetch(hd, hf, hit);
 	}
