@@ -434,8 +434,6 @@ struct hist_attrs {
  * @n_field_var_hists: number of @field_var_hists
  * @field_var_hist: we are such a histogram, made for other triggers and
  *	removed by the last of them
- * @vars_text: the canonical "a=...,b=..." of @vars (not key variables)
- * @actions_text: the canonical ":handler.action..." of @actions
  * @pins: holders of this memory: the owning trigger until it is freed,
  *	and each hist file snapshot that shows us (event_mutex)
  * @retired: the owning trigger is gone, and with it everything a user
@@ -481,8 +479,6 @@ struct hist_data {
 	struct event_trigger_data	*field_var_hists[HIST_PARAMS_MAX];
 	unsigned int			n_field_var_hists;
 	bool				field_var_hist;
-	char				*vars_text;
-	char				*actions_text;
 	unsigned int			pins;
 	bool				retired;
 	bool				event_held;
@@ -534,6 +530,19 @@ struct hist_parse_ctx {
 	struct hist_field_var_need	*need;
 };
 
+/* The parts hist_spec_text() prints, in the order it prints them. */
+#define HIST_SPEC_NAME		BIT(0)	/* name= */
+#define HIST_SPEC_KEYS		0	/* keys=, always */
+#define HIST_SPEC_KEY_VARS	BIT(1)	/* the "var=" of keys that are variables */
+#define HIST_SPEC_BODY		BIT(2)	/* vals=, variables, sort= */
+#define HIST_SPEC_SIZE		BIT(3)	/* size=, clock= */
+#define HIST_SPEC_ACTIONS	BIT(4)	/* nohitcount, handlers and actions */
+/* what makes two commands name the same trigger */
+#define HIST_SPEC_MATCH		(HIST_SPEC_KEY_VARS | HIST_SPEC_BODY | \
+				 HIST_SPEC_ACTIONS)
+#define HIST_SPEC_ALL		(HIST_SPEC_NAME | HIST_SPEC_MATCH | \
+				 HIST_SPEC_SIZE)
+
 /* 2 core: trace_hist_core.c */
 void hist_err(const struct hist_parse_ctx *ctx, unsigned int err,
 	      const char *at);
@@ -568,6 +577,7 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 void hist_data_destroy(struct hist_data *hd);
 bool hist_data_compatible(const struct hist_data *a,
 			  const struct hist_data *b);
+char *hist_spec_text(const struct hist_data *hd, unsigned int parts);
 int hist_parse_field(const struct hist_parse_ctx *ctx,
 		     struct trace_event_file *file, struct hist_data *hd,
 		     struct hist_field *hf, char *text, bool is_key);

@@ -106,23 +106,15 @@ hist_find_compatible(struct trace_event_file *file, const struct hist_data *hd)
 static char *hist_field_var_cmd(const struct event_trigger_data *compat,
 				const char *var, const char *field)
 {
-	const struct hist_data *chd = compat->private_data;
-	size_t len = strlen(var) + strlen(field) + 16 +
-		     (compat->filter_str ? strlen(compat->filter_str) + 4 : 0);
-	unsigned int i;
-	char *cmd, *p;
+	char *keys, *cmd;
 
-	for (i = 0; i < chd->n_keys; i++)
-		len += strlen(chd->keys[i].spec) + 1;
-	cmd = kzalloc(len, GFP_KERNEL);
-	if (!cmd)
+	keys = hist_spec_text(compat->private_data, HIST_SPEC_KEYS);
+	if (!keys)
 		return NULL;
-	p = cmd + sprintf(cmd, "keys=");
-	for (i = 0; i < chd->n_keys; i++)
-		p += sprintf(p, "%s%s", i ? "," : "", chd->keys[i].spec);
-	p += sprintf(p, ":%s=%s", var, field);
-	if (compat->filter_str)
-		sprintf(p, " if %s", compat->filter_str);
+	cmd = kasprintf(GFP_KERNEL, "%s:%s=%s%s%s", keys, var, field,
+			compat->filter_str ? " if " : "",
+			compat->filter_str ?: "");
+	kfree(keys);
 	return cmd;
 }
 
@@ -500,7 +492,7 @@ int hist_actions_parse(const struct hist_parse_ctx *ctx,
 {
 	struct hist_action *act;
 	unsigned int i, h;
-	char *def, *old;
+	char *def;
 	int ret;
 
 	for (i = 0; i < hd->attrs.n_action_defs; i++) {
@@ -526,12 +518,6 @@ int hist_actions_parse(const struct hist_parse_ctx *ctx,
 			if (!act->snap_key)
 				return -ENOMEM;
 		}
-		old = hd->actions_text;
-		hd->actions_text = kasprintf(GFP_KERNEL, "%s%s", old ?: "",
-					     act->text);
-		kfree(old);
-		if (!hd->actions_text)
-			return -ENOMEM;
 	}
 	if (hd->n_map_vars > HIST_VARS_MAX) {
 		hist_err(ctx, HIST_ERR_TOO_MANY_VARS, NULL);

@@ -896,6 +896,54 @@ static void hist_test_attrs_refused(struct kunit *test)
 }
 
 /*
+ * The trigger's text into a seq_file buffer at every fill level: it is
+ * there whole, or the buffer is marked full so that seq_read() tries a
+ * bigger one; and nothing warns, also with no room left at all.
+ */
+static void hist_test_print_trigger(struct kunit *test)
+{
+	static const char text[] = "keys=a,name:vals=c:sort=c.descending:size=256";
+	static const char want[] =
+		"hist:keys=a,name:vals=hitcount,c:sort=c.descending:size=256 [active]\n";
+	bool tainted = test_taint(TAINT_WARN);
+	struct hist_test_env *env = test->priv;
+	struct event_trigger_data data = {};
+	size_t len = strlen(want), fill;
+	struct seq_file m = {};
+	struct hist_data *hd;
+
+	KUNIT_ASSERT_EQ(test, hist_test_attrs(env, text), 0);
+	mutex_lock(&event_mutex);
+	hd = hist_data_create(&env->ctx, &env->file, &env->attrs, false);
+	mutex_unlock(&event_mutex);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hd));
+	data.private_data = hd;
+	m.size = 2 * len;
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	for (fill = 0; fill <= m.size; fill++) {
+		m.count = fill;
+		mutex_lock(&event_mutex);
+		hist_print_trigger(&m, &data);
+		mutex_unlock(&event_mutex);
+		/* seq_file keeps a byte for the NUL of its last print */
+		if (fill + len < m.size) {
+			KUNIT_EXPECT_EQ(test, m.count, fill + len);
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(m.buf + fill, want, len),
+					    0, "at %zu: %.*s", fill, (int)len,
+					    m.buf + fill);
+		} else {
+			KUNIT_EXPECT_EQ_MSG(test, m.count, m.size, "at %zu",
+					    fill);
+		}
+	}
+	KUNIT_EXPECT_TRUE(test, tainted || !test_taint(TAINT_WARN));
+	mutex_lock(&event_mutex);
+	hist_data_destroy(hd);
+	mutex_unlock(&event_mutex);
+}
+
+/*
  * The grammar fuzzer: trigger texts made from the grammar, most of them
  * then mangled (cut short, a character dropped, one of ":,=.()$+-*\/"
  * or a control or non-ASCII byte put in or over one, two swapped). Each
@@ -1636,6 +1684,7 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_attrs_size),
 	KUNIT_CASE(hist_test_attrs_limits),
 	KUNIT_CASE(hist_test_attrs_refused),
+	KUNIT_CASE(hist_test_print_trigger),
 	KUNIT_CASE(hist_test_fuzz_grammar),
 	KUNIT_CASE_SLOW(hist_test_nested_hits),
 	KUNIT_CASE_SLOW(hist_test_nmi_hits),

@@ -14,6 +14,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -487,56 +488,129 @@ static int hist_create_map(struct hist_data *hd)
 	return tracing_map_init(hd->map);
 }
 
-/* Append @fmt to *@buf, reallocating it. */
-static __printf(2, 3) int hist_cat(char **buf, const char *fmt, ...)
+/* The field whose map index is @idx, for the sort= text. */
+static const struct hist_field *hist_field_by_map_idx(const struct hist_data *hd,
+						      unsigned int idx)
 {
-	char *old = *buf, *add;
-	va_list args;
-
-	va_start(args, fmt);
-	add = kvasprintf(GFP_KERNEL, fmt, args);
-	va_end(args);
-	if (!add)
-		return -ENOMEM;
-	*buf = kasprintf(GFP_KERNEL, "%s%s", old ?: "", add);
-	kfree(old);
-	kfree(add);
-	return *buf ? 0 : -ENOMEM;
+	if (idx < hd->n_vals)
+		return &hd->vals[idx];
+	return &hd->keys[idx - hd->n_vals];
 }
 
-/*
- * "keys=a,b:vals=hitcount,c:vars:sort=...:actions" without size and
- * state: what makes two triggers the same one.
- */
-static int hist_make_match(struct hist_data *hd)
+/* Is @var the variable of a key ("keys=name=field")? */
+static bool hist_var_of_key(const struct hist_data *hd,
+			    const struct hist_var *var)
 {
 	unsigned int i;
-	int ret;
 
-	ret = hist_cat(&hd->match, "keys=");
-	for (i = 0; !ret && i < hd->n_keys; i++)
-		ret = hist_cat(&hd->match, "%s%s%s%s", i ? "," : "",
-			       hd->keys[i].var_name ?: "",
-			       hd->keys[i].var_name ? "=" : "",
-			       hd->keys[i].spec);
-	if (!ret)
-		ret = hist_cat(&hd->match, ":vals=");
-	for (i = 0; !ret && i < hd->n_vals; i++)
-		ret = hist_cat(&hd->match, "%s%s", i ? "," : "",
-			       hd->vals[i].spec);
-	if (!ret && hd->vars_text)
-		ret = hist_cat(&hd->match, ":%s", hd->vars_text);
-	if (!ret)
-		ret = hist_cat(&hd->match, ":sort=");
-	for (i = 0; !ret && i < hd->n_sort_keys; i++)
-		ret = hist_cat(&hd->match, "%s%u%s", i ? "," : "",
-			       hd->sort_keys[i].field_idx,
-			       hd->sort_keys[i].descending ? "d" : "");
-	if (!ret && hd->attrs.no_hitcount)
-		ret = hist_cat(&hd->match, ":nohitcount");
-	if (!ret && hd->actions_text)
-		ret = hist_cat(&hd->match, "%s", hd->actions_text);
-	return ret;
+	for (i = 0; i < hd->n_keys; i++)
+		if (hd->keys[i].var_name &&
+		    !strcmp(hd->keys[i].var_name, var->name))
+			return true;
+	return false;
+}
+
+static void hist_spec_keys(struct seq_buf *s, const struct hist_data *hd,
+			   bool with_vars)
+{
+	unsigned int i;
+
+	seq_buf_puts(s, "keys=");
+	for (i = 0; i < hd->n_keys; i++) {
+		const struct hist_field *hf = &hd->keys[i];
+		const char *var = with_vars ? hf->var_name : NULL;
+
+		seq_buf_printf(s, "%s%s%s%s", i ? "," : "", var ?: "",
+			       var ? "=" : "", hf->spec);
+	}
+}
+
+/* ":vals=...", the variables and ":sort=...". */
+static void hist_spec_body(struct seq_buf *s, const struct hist_data *hd)
+{
+	const char *sep = "";
+	unsigned int i;
+
+	seq_buf_puts(s, ":vals=");
+	for (i = hd->attrs.no_hitcount ? 1 : 0; i < hd->n_vals; i++) {
+		seq_buf_printf(s, "%s%s", sep, hd->vals[i].spec);
+		sep = ",";
+	}
+	sep = ":";
+	for (i = 0; i < hd->n_vars; i++) {
+		const struct hist_var *var = &hd->vars[i];
+
+		if (hist_var_of_key(hd, var))
+			continue;
+		seq_buf_printf(s, "%s%s=%s", sep, var->name, var->value.spec);
+		sep = ",";
+	}
+	seq_buf_puts(s, ":sort=");
+	for (i = 0; i < hd->n_sort_keys; i++) {
+		const struct tracing_map_sort_key *sk = &hd->sort_keys[i];
+
+		seq_buf_printf(s, "%s%s%s", i ? "," : "",
+			       hist_field_by_map_idx(hd, sk->field_idx)->spec,
+			       sk->descending ? ".descending" : "");
+	}
+}
+
+/* See hist_spec_text(). */
+static void hist_spec_print(struct seq_buf *s, const struct hist_data *hd,
+			    unsigned int parts)
+{
+	unsigned int i;
+
+	if ((parts & HIST_SPEC_NAME) && hd->attrs.name)
+		seq_buf_printf(s, "name=%s:", hd->attrs.name);
+	hist_spec_keys(s, hd, parts & HIST_SPEC_KEY_VARS);
+	if (parts & HIST_SPEC_BODY)
+		hist_spec_body(s, hd);
+	if (parts & HIST_SPEC_SIZE) {
+		seq_buf_printf(s, ":size=%u", 1U << hd->attrs.map_bits);
+		if (hd->uses_timestamp)
+			seq_buf_printf(s, ":clock=%s", hd->attrs.clock);
+	}
+	if (!(parts & HIST_SPEC_ACTIONS))
+		return;
+	if (hd->attrs.no_hitcount)
+		seq_buf_puts(s, ":nohitcount");
+	for (i = 0; i < hd->n_actions; i++)
+		seq_buf_puts(s, hd->actions[i]->text);
+}
+
+/**
+ * hist_spec_text - the canonical text of a histogram's trigger, allocated
+ * @hd: the histogram
+ * @parts: HIST_SPEC_* of the parts to print, each in its place
+ *
+ * With every part, this is the text the trigger file shows (without
+ * "hist:", the filter and the state), and it parses back to the same
+ * histogram.  With fewer parts it is what identifies a trigger for
+ * "!hist", "pause", "cont" and "clear" (hist_data.match), and the keys
+ * of a histogram made to carry a field to another trigger's actions.
+ *
+ * Return: the text, to be freed with kfree(), or NULL.
+ */
+char *hist_spec_text(const struct hist_data *hd, unsigned int parts)
+{
+	size_t size = 256;
+	struct seq_buf s;
+	char *buf;
+
+	for (;;) {
+		buf = kmalloc(size, GFP_KERNEL);
+		if (!buf)
+			return NULL;
+		seq_buf_init(&s, buf, size);
+		hist_spec_print(&s, hd, parts);
+		if (!seq_buf_has_overflowed(&s) && seq_buf_used(&s) < size)
+			break;
+		kfree(buf);
+		size *= 2;
+	}
+	buf[seq_buf_used(&s)] = '\0';
+	return buf;
 }
 
 /**
@@ -592,8 +666,11 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 	if (!ret)
 		ret = hist_actions_parse(ctx, file, hd);
 	hd->general = hd->n_vars || hd->n_refs || hd->n_actions;
-	if (!ret)
-		ret = hist_make_match(hd);
+	if (!ret) {
+		hd->match = hist_spec_text(hd, HIST_SPEC_MATCH);
+		if (!hd->match)
+			ret = -ENOMEM;
+	}
 	if (!ret && with_map)
 		ret = hist_create_map(hd);
 	hd->attrs.keys = NULL;
@@ -631,8 +708,6 @@ void hist_data_destroy(struct hist_data *hd)
 		kfree(hd->vars[i].name);
 		hist_field_release(&hd->vars[i].value);
 	}
-	kfree(hd->vars_text);
-	kfree(hd->actions_text);
 	kfree(hd->match);
 	hist_free_attrs(&hd->attrs);
 	kfree(hd);

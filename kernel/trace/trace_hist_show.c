@@ -28,65 +28,22 @@
 
 #include "trace_hist.h"
 
-/* The field whose map index is @idx, for the sort= text. */
-static const struct hist_field *hist_field_by_map_idx(const struct hist_data *hd,
-						      unsigned int idx)
-{
-	if (idx < hd->n_vals)
-		return &hd->vals[idx];
-	return &hd->keys[idx - hd->n_vals];
-}
-
 /**
  * hist_print_trigger - print a hist trigger as the trigger file shows it
  * @m: where to print
  * @data: the trigger
  *
  * Context: event_mutex held.
- * Return: 0.
+ * Return: 0, or -ENOMEM.
  */
 int hist_print_trigger(struct seq_file *m, struct event_trigger_data *data)
 {
-	const struct hist_data *hd = data->private_data;
-	bool first = true;
-	unsigned int i;
+	char *text = hist_spec_text(data->private_data, HIST_SPEC_ALL);
 
-	seq_puts(m, HIST_PREFIX);
-	if (data->name)
-		seq_printf(m, "name=%s:", data->name);
-	seq_puts(m, "keys=");
-	for (i = 0; i < hd->n_keys; i++) {
-		const struct hist_field *hf = &hd->keys[i];
-
-		seq_printf(m, "%s%s%s%s", i ? "," : "", hf->var_name ?: "",
-			   hf->var_name ? "=" : "", hf->spec);
-	}
-
-	seq_puts(m, ":vals=");
-	for (i = 0; i < hd->n_vals; i++) {
-		if (!i && hd->attrs.no_hitcount)
-			continue;
-		seq_printf(m, "%s%s", first ? "" : ",", hd->vals[i].spec);
-		first = false;
-	}
-	if (hd->vars_text)
-		seq_printf(m, ":%s", hd->vars_text);
-
-	seq_puts(m, ":sort=");
-	for (i = 0; i < hd->n_sort_keys; i++) {
-		const struct tracing_map_sort_key *sk = &hd->sort_keys[i];
-
-		seq_printf(m, "%s%s%s", i ? "," : "",
-			   hist_field_by_map_idx(hd, sk->field_idx)->spec,
-			   sk->descending ? ".descending" : "");
-	}
-	seq_printf(m, ":size=%u", 1U << hd->attrs.map_bits);
-	if (hd->uses_timestamp)
-		seq_printf(m, ":clock=%s", hd->attrs.clock);
-	if (hd->attrs.no_hitcount)
-		seq_puts(m, ":nohitcount");
-	if (hd->actions_text)
-		seq_puts(m, hd->actions_text);
+	if (!text)
+		return -ENOMEM;
+	seq_printf(m, HIST_PREFIX "%s", text);
+	kfree(text);
 	if (data->filter_str)
 		seq_printf(m, " if %s", data->filter_str);
 	seq_puts(m, data->paused ? " [paused]\n" : " [active]\n");

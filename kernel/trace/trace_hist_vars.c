@@ -243,16 +243,6 @@ static int hist_var_define(const struct hist_parse_ctx *ctx,
 	return 0;
 }
 
-static int hist_vars_text_add(struct hist_data *hd, const struct hist_var *var)
-{
-	char *old = hd->vars_text;
-
-	hd->vars_text = kasprintf(GFP_KERNEL, "%s%s%s=%s", old ?: "",
-				  old ? "," : "", var->name, var->value.spec);
-	kfree(old);
-	return hd->vars_text ? 0 : -ENOMEM;
-}
-
 /**
  * hist_vars_parse - define the variables of the trigger text
  * @ctx: the command, for error_log
@@ -283,9 +273,6 @@ int hist_vars_parse(const struct hist_parse_ctx *ctx,
 			*eq = '\0';
 			ret = hist_var_define(ctx, file, hd, strim(part),
 					      eq + 1);
-			if (ret)
-				return ret;
-			ret = hist_vars_text_add(hd, &hd->vars[hd->n_vars - 1]);
 			if (ret)
 				return ret;
 		}
