@@ -56,9 +56,8 @@ static struct hist_data *hist_of(struct event_trigger_data *data)
  * When the triggers go because their instance does, nothing is given
  * back: the clock and the filter-buffering count go with the instance,
  * and the removal holds trace_types_lock, which tracing_set_clock() and
- * tracing_set_filter_buffering() take.  hist_clock_restorable tells the
- * two apart: it is set only while a write to a trigger file or its
- * truncation is at work, neither of which holds that lock.
+ * tracing_set_filter_buffering() take.  hist_tr_going() tells the cases
+ * apart.
  */
 struct hist_clock_user {
 	struct list_head	list;
@@ -68,9 +67,28 @@ struct hist_clock_user {
 	const char		*ours;
 };
 
-/* Trace arrays with timestamp triggers, and the flag above; event_mutex. */
+/* Trace arrays with timestamp triggers; event_mutex. */
 static LIST_HEAD(hist_clock_users);
-static bool hist_clock_restorable;
+
+/*
+ * Is @tr an instance being removed?  Its removal takes it off
+ * ftrace_trace_arrays before it frees its triggers; after boot, every
+ * change of that list is made with event_mutex held, as it is here.  An
+ * instance made at boot is given its boot-time triggers before it is
+ * listed, while it has no directory yet: that one is not going.
+ */
+static bool hist_tr_going(struct trace_array *tr)
+{
+	struct trace_array *t;
+
+	lockdep_assert_held(&event_mutex);
+	if (!tr->dir)
+		return false;
+	list_for_each_entry(t, &ftrace_trace_arrays, list)
+		if (t == tr)
+			return false;
+	return true;
+}
 
 static struct hist_clock_user *hist_clock_user_of(struct trace_array *tr)
 {
@@ -116,7 +134,7 @@ static void hist_clock_put(struct trace_array *tr)
 
 	if (WARN_ON_ONCE(!cu) || --cu->users)
 		return;
-	if (hist_clock_restorable && cu->before != cu->ours &&
+	if (!hist_tr_going(tr) && cu->before != cu->ours &&
 	    tracing_clock_name(tr) == cu->ours)
 		tracing_set_clock(tr, cu->before);
 	list_del(&cu->list);
@@ -353,8 +371,8 @@ static void hist_trigger_free(struct event_trigger_data *data)
 		return;
 	}
 	if (hd->uses_timestamp) {
-		/* not when an instance goes: see hist_clock_restorable */
-		if (hist_clock_restorable)
+		/* not when the instance goes: see hist_tr_going() */
+		if (!hist_tr_going(hd->tr))
 			tracing_set_filter_buffering(hd->tr, false);
 		hist_clock_put(hd->tr);
 	}
@@ -452,17 +470,6 @@ static int hist_change_state(const struct hist_parse_ctx *ctx,
 	return 0;
 }
 
-/* Remove a trigger because tracefs was asked to: the clock may go back. */
-static void hist_detach_restoring(struct event_trigger_data *data,
-				  struct trace_event_file *file)
-{
-	bool restorable = hist_clock_restorable;
-
-	hist_clock_restorable = true;
-	hist_detach(data, file);
-	hist_clock_restorable = restorable;
-}
-
 /* Another histogram reads our variables: we must stay. */
 static bool hist_in_use(struct event_trigger_data *data)
 {
@@ -482,7 +489,7 @@ static int hist_remove(const struct hist_parse_ctx *ctx,
 		hist_err(ctx, HIST_ERR_VAR_IN_USE, NULL);
 		return -EBUSY;
 	}
-	hist_detach_restoring(data, file);
+	hist_detach(data, file);
 	return 0;
 }
 
@@ -564,11 +571,7 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 out_clock:
 	if (hd->uses_timestamp && !data->named_data) {
 		tracing_set_filter_buffering(file->tr, false);
-		bool restorable = hist_clock_restorable;
-
-		hist_clock_restorable = true;
 		hist_clock_put(file->tr);
-		hist_clock_restorable = restorable;
 	}
 out_event:
 	if (!data->named_data)
@@ -899,19 +902,8 @@ static int hist_cmd_parse(struct event_command *cmd_ops,
 			  struct trace_event_file *file, char *glob,
 			  char *cmd, char *param_and_filter)
 {
-	bool restorable = hist_clock_restorable;
-	int ret;
-
-	lockdep_assert_held(&event_mutex);
-	/*
-	 * A trigger write: whatever it frees, removed or made and given
-	 * up on failure, gives back its clock and filter buffering.
-	 */
-	hist_clock_restorable = true;
-	ret = hist_command_run(file, event_trigger_check_remove(glob),
-			       param_and_filter, NULL);
-	hist_clock_restorable = restorable;
-	return ret;
+	return hist_command_run(file, event_trigger_check_remove(glob),
+				param_and_filter, NULL);
 }
 
 /* Registration goes through hist_cmd_parse(); these serve the core. */
@@ -935,7 +927,7 @@ static void hist_cmd_unreg_all(struct trace_event_file *file)
 	list_for_each_entry_safe(data, n, &file->triggers, list)
 		if (data->cmd_ops->trigger_type == ETT_EVENT_HIST &&
 		    !hist_in_use(data))
-			hist_detach_restoring(data, file);
+			hist_detach(data, file);
 }
 
 static struct event_command hist_command = {
