@@ -268,6 +268,9 @@ struct hist_view {
  * @file: the tracefs file, to find the event
  * @views: the triggers shown, sorted when the read began
  * @n_views: number of @views
+ * @at_view: the view of the record being shown
+ * @at_idx: which record of @at_view: its header (0), its entries (1 to
+ *	n_entries) or its totals (n_entries + 1)
  * @done: the last read reached the end (and let the snapshot go)
  * @last_read: hits when the snapshot was taken (POLLIN)
  * @last_act: hits when poll last reported a change (POLLPRI)
@@ -276,6 +279,8 @@ struct hist_reader {
 	struct file		*file;
 	struct hist_view	*views;
 	unsigned int		n_views;
+	unsigned int		at_view;
+	unsigned int		at_idx;
 	bool			done;
 	u64			last_read;
 	u64			last_act;
@@ -414,7 +419,8 @@ static bool hist_reader_valid(struct hist_reader *r)
 
 /*
  * Record numbering: for each view, its header, its entries, its totals.
- * A record is encoded as (view << 32 | index within the view) + 1.
+ * The record at @pos becomes the reader's current one, which is what
+ * the seq_file iterator returns.
  */
 static void *hist_record(struct hist_reader *r, loff_t pos)
 {
@@ -423,8 +429,11 @@ static void *hist_record(struct hist_reader *r, loff_t pos)
 	for (i = 0; i < r->n_views; i++) {
 		loff_t n = r->views[i].n_entries + 2;
 
-		if (pos < n)
-			return (void *)(uintptr_t)(((u64)i << 32 | pos) + 1);
+		if (pos < n) {
+			r->at_view = i;
+			r->at_idx = pos;
+			return r;
+		}
 		pos -= n;
 	}
 	r->done = true;
@@ -471,10 +480,9 @@ static void hist_seq_stop(struct seq_file *m, void *v)
 
 static int hist_seq_show(struct seq_file *m, void *v)
 {
-	struct hist_reader *r = m->private;
-	u64 rec = (uintptr_t)v - 1;
-	struct hist_view *view = &r->views[rec >> 32];
-	unsigned int idx = (u32)rec;
+	struct hist_reader *r = v;
+	struct hist_view *view = &r->views[r->at_view];
+	unsigned int idx = r->at_idx;
 	struct event_trigger_data *data = view->data;
 	struct hist_data *hd = view->hd;
 	struct tracing_map_elt *elt;
