@@ -289,6 +289,7 @@ enum hist_handler {
 	HIST_ONMATCH,
 	HIST_ONMAX,
 	HIST_ONCHANGE,
+	HIST_HANDLERS
 };
 
 enum hist_action_kind {
@@ -298,14 +299,13 @@ enum hist_action_kind {
 };
 
 /* Indexed by enum hist_handler: the names as written (trace_hist_actions.c) */
-extern const char * const hist_handler_names[];
+extern const char * const hist_handler_names[HIST_HANDLERS];
 
 /**
  * struct hist_action - one handler.action pair
  * @hd: the histogram it belongs to
  * @handler: enum hist_handler
  * @kind: enum hist_action_kind
- * @trace_keyword: written trace(synth, ...) rather than synth(...)
  * @text: the canonical text, ":handler(...).action(...)"
  * @arg: the handler's argument as written
  * @tracked: onmax/onchange: index of the tracked variable in @hd->vars
@@ -326,7 +326,6 @@ struct hist_action {
 	struct hist_data	*hd;
 	u8			handler;
 	u8			kind;
-	bool			trace_keyword;
 	char			*text;
 	char			*arg;
 	unsigned int		tracked;
@@ -593,6 +592,7 @@ int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 		 char *text, struct hist_field *hf, bool is_param);
 int hist_actions_parse(const struct hist_parse_ctx *ctx,
 		       struct trace_event_file *file, struct hist_data *hd);
+int hist_handler_of(const char *text);
 const struct hist_action *hist_save_action(const struct hist_data *hd);
 void hist_actions_free(struct hist_data *hd);
 

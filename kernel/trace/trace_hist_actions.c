@@ -34,11 +34,31 @@
 
 #include "trace_hist.h"
 
-const char * const hist_handler_names[] = {
+const char * const hist_handler_names[HIST_HANDLERS] = {
 	[HIST_ONMATCH]	= "onmatch",
 	[HIST_ONMAX]	= "onmax",
 	[HIST_ONCHANGE]	= "onchange",
 };
+
+/**
+ * hist_handler_of - which handler a part of the trigger text starts with
+ * @text: the part, e.g. "onmax($lat).save(...)"
+ *
+ * Return: its enum hist_handler, or -1 if the part is not an action.
+ */
+int hist_handler_of(const char *text)
+{
+	size_t len;
+	int h;
+
+	for (h = 0; h < ARRAY_SIZE(hist_handler_names); h++) {
+		len = strlen(hist_handler_names[h]);
+		if (!strncmp(text, hist_handler_names[h], len) &&
+		    text[len] == '(')
+			return h;
+	}
+	return -1;
+}
 
 /**
  * hist_save_action - the save() action of a histogram
@@ -312,152 +332,193 @@ static int hist_bind_synth(const struct hist_parse_ctx *ctx,
 	return 0;
 }
 
-static int hist_action_text(struct hist_action *act, const char *handler_arg,
-			    const char *name, const char *params)
+static int hist_parse_save(const struct hist_parse_ctx *ctx,
+			   struct trace_event_file *file, struct hist_data *hd,
+			   struct hist_action *act, char *name, char *params)
 {
-	act->text = kasprintf(GFP_KERNEL, ":%s(%s).%s(%s)",
-			      hist_handler_names[act->handler], handler_arg,
-			      name, params);
-	return act->text ? 0 : -ENOMEM;
+	if (hist_save_action(hd) != act) {
+		hist_err(ctx, HIST_ERR_TOO_MANY_SAVE_ACTIONS, NULL);
+		return -EINVAL;
+	}
+	if (!*skip_spaces(params)) {
+		hist_err(ctx, HIST_ERR_INVALID_PARAM, NULL);
+		return -EINVAL;
+	}
+	return hist_parse_params(ctx, file, hd, act, params);
 }
 
-/* "params" as written, trimmed, for the canonical text. */
-static char *hist_params_text(const char *params)
+static int hist_parse_snapshot(const struct hist_parse_ctx *ctx,
+			       struct trace_event_file *file,
+			       struct hist_data *hd, struct hist_action *act,
+			       char *name, char *params)
 {
-	char *copy = kstrdup(params, GFP_KERNEL);
-
-	return copy ? strim(copy) : NULL;
+	if (*skip_spaces(params)) {
+		hist_err(ctx, HIST_ERR_INVALID_PARAM, params);
+		return -EINVAL;
+	}
+	return 0;
 }
 
-static int hist_parse_action(const struct hist_parse_ctx *ctx,
-			     struct trace_event_file *file,
-			     struct hist_data *hd, struct hist_action *act,
-			     char *def)
+/* trace(synth, params...), or synth(params...) when @name is not "trace" */
+static int hist_parse_trace(const struct hist_parse_ctx *ctx,
+			    struct trace_event_file *file,
+			    struct hist_data *hd, struct hist_action *act,
+			    char *name, char *params)
 {
-	char *arg, *close, *name, *params, *end, *ptext, *atext;
-	bool is_trace;
+	char *synth = name;
 	int ret;
 
-	arg = strchr(def, '(') + 1;
-	close = strchr(arg, ')');
-	if (!close) {
-		hist_err(ctx, HIST_ERR_NO_CLOSING_PAREN, arg);
-		return -EINVAL;
+	if (!strcmp(name, "trace")) {
+		synth = strim(strsep(&params, ","));
+		if (!*synth) {
+			hist_err(ctx, HIST_ERR_SYNTH_EVENT_NOT_FOUND, synth);
+			return -EINVAL;
+		}
 	}
-	*close = '\0';
-	name = close + 1;
-	if (*name != '.' || !strchr(name, '(')) {
-		/* upstream logs the next three without a position */
-		hist_err(ctx, HIST_ERR_ACTION_NOT_FOUND, NULL);
-		return -EINVAL;
+	if (params) {
+		ret = hist_parse_params(ctx, file, hd, act, params);
+		if (ret)
+			return ret;
 	}
-	name++;
-	params = strchr(name, '(');
-	*params++ = '\0';
-	end = strrchr(params, ')');
-	if (!end || end[1]) {
-		hist_err(ctx, HIST_ERR_NO_CLOSING_PAREN, NULL);
-		return -EINVAL;
-	}
-	*end = '\0';
-	ptext = hist_params_text(params);
-	atext = kstrdup(strim(arg), GFP_KERNEL);
-	if (!ptext || !atext) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	return hd->resolve ? hist_bind_synth(ctx, act, synth) : 0;
+}
 
-	ret = -EINVAL;
+/*
+ * The actions, by name; a name that is none of them is a synthetic
+ * event's, as in "onmatch(...).synth(params)".
+ */
+static const struct hist_action_type {
+	const char	*name;
+	u8		kind;
+	bool		on_match;	/* allowed after onmatch() */
+	int		(*parse)(const struct hist_parse_ctx *ctx,
+				 struct trace_event_file *file,
+				 struct hist_data *hd, struct hist_action *act,
+				 char *name, char *params);
+} hist_action_types[] = {
+	{ "save",	HIST_ACT_SAVE,		false,	hist_parse_save },
+	{ "snapshot",	HIST_ACT_SNAPSHOT,	false,	hist_parse_snapshot },
+	{ "trace",	HIST_ACT_TRACE,		true,	hist_parse_trace },
+	{ NULL,		HIST_ACT_TRACE,		true,	hist_parse_trace },
+};
+
+static const struct hist_action_type *hist_action_type(const char *name)
+{
+	const struct hist_action_type *type = hist_action_types;
+
+	while (type->name && strcmp(type->name, name))
+		type++;
+	return type;
+}
+
+/* The handler's argument: "system.event", or "$var" for onmax/onchange. */
+static int hist_parse_handler(const struct hist_parse_ctx *ctx,
+			      struct hist_data *hd, struct hist_action *act,
+			      char *arg)
+{
+	char *dot;
+	int var;
+
 	if (act->handler == HIST_ONMATCH) {
-		char *dot = strchr(arg, '.');
-
+		dot = strchr(arg, '.');
 		if (!dot) {
 			hist_err(ctx, HIST_ERR_SUBSYS_NOT_FOUND, arg);
-			goto out;
+			return -EINVAL;
 		}
 		*dot = '\0';
 		if (!*arg || !dot[1] ||
 		    (hd->resolve && !__find_event_file(hd->tr, arg, dot + 1))) {
 			hist_err(ctx, HIST_ERR_INVALID_SUBSYS_EVENT, dot + 1);
-			goto out;
+			return -EINVAL;
 		}
 		*dot = '.';
-	} else {
-		int var;
-
-		arg = strim(arg);
-		if (*arg != '$') {
-			hist_err(ctx, HIST_ERR_ONX_NOT_VAR, arg);
-			goto out;
-		}
-		var = hist_var_find_own(hd, arg + 1);
-		if (var < 0) {
-			hist_err(ctx, HIST_ERR_ONX_VAR_NOT_FOUND, arg + 1);
-			goto out;
-		}
-		act->tracked = var;
-		act->track_var = hd->n_map_vars++;
+		return 0;
 	}
-
-	is_trace = !strcmp(name, "trace");
-	if (!strcmp(name, "save") || !strcmp(name, "snapshot")) {
-		if (act->handler == HIST_ONMATCH) {
-			hist_err(ctx, HIST_ERR_ACTION_MISMATCH, name);
-			goto out;
-		}
-		act->kind = *name == 's' && name[1] == 'a' ? HIST_ACT_SAVE :
-			    HIST_ACT_SNAPSHOT;
-	} else {
-		act->kind = HIST_ACT_TRACE;
+	arg = strim(arg);
+	if (*arg != '$') {
+		hist_err(ctx, HIST_ERR_ONX_NOT_VAR, arg);
+		return -EINVAL;
 	}
-
-	switch (act->kind) {
-	case HIST_ACT_SAVE:
-		if (hist_save_action(hd) != act) {
-			hist_err(ctx, HIST_ERR_TOO_MANY_SAVE_ACTIONS, NULL);
-			goto out;
-		}
-		if (!*skip_spaces(params)) {
-			hist_err(ctx, HIST_ERR_INVALID_PARAM, NULL);
-			goto out;
-		}
-		ret = hist_parse_params(ctx, file, hd, act, params);
-		if (ret)
-			goto out;
-		break;
-	case HIST_ACT_SNAPSHOT:
-		if (*skip_spaces(params)) {
-			hist_err(ctx, HIST_ERR_INVALID_PARAM, params);
-			goto out;
-		}
-		break;
-	case HIST_ACT_TRACE: {
-		char *synth = name;
-
-		act->trace_keyword = is_trace;
-		if (is_trace) {
-			synth = strsep(&params, ",");
-			synth = strim(synth);
-			if (!*synth) {
-				hist_err(ctx, HIST_ERR_SYNTH_EVENT_NOT_FOUND,
-					 synth);
-				goto out;
-			}
-		}
-		if (params) {
-			ret = hist_parse_params(ctx, file, hd, act, params);
-			if (ret)
-				goto out;
-		}
-		if (hd->resolve) {
-			ret = hist_bind_synth(ctx, act, synth);
-			if (ret)
-				goto out;
-		}
-		break;
+	var = hist_var_find_own(hd, arg + 1);
+	if (var < 0) {
+		hist_err(ctx, HIST_ERR_ONX_VAR_NOT_FOUND, arg + 1);
+		return -EINVAL;
 	}
+	act->tracked = var;
+	act->track_var = hd->n_map_vars++;
+	return 0;
+}
+
+/*
+ * Split "handler(arg).name(params)" in place, @def starting at the
+ * handler's '('.  The positions error_log shows, or leaves out, are
+ * part of the interface: tools match them.
+ */
+static int hist_split_action(const struct hist_parse_ctx *ctx, char *def,
+			     char **arg, char **name, char **params)
+{
+	char *close, *end;
+
+	*arg = def + 1;
+	close = strchr(*arg, ')');
+	if (!close) {
+		hist_err(ctx, HIST_ERR_NO_CLOSING_PAREN, *arg);
+		return -EINVAL;
 	}
-	ret = hist_action_text(act, atext, name, ptext);
+	*close = '\0';
+	*name = close + 1;
+	if (**name != '.' || !strchr(*name, '(')) {
+		hist_err(ctx, HIST_ERR_ACTION_NOT_FOUND, NULL);
+		return -EINVAL;
+	}
+	(*name)++;
+	*params = strchr(*name, '(');
+	*(*params)++ = '\0';
+	end = strrchr(*params, ')');
+	if (!end || end[1]) {
+		hist_err(ctx, HIST_ERR_NO_CLOSING_PAREN, NULL);
+		return -EINVAL;
+	}
+	*end = '\0';
+	return 0;
+}
+
+/* One "handler(arg).action(params)", @def starting at the handler's '('. */
+static int hist_parse_action(const struct hist_parse_ctx *ctx,
+			     struct trace_event_file *file,
+			     struct hist_data *hd, struct hist_action *act,
+			     char *def)
+{
+	const struct hist_action_type *type;
+	char *arg, *name, *params, *ptext = NULL, *atext = NULL;
+	int ret;
+
+	ret = hist_split_action(ctx, def, &arg, &name, &params);
+	if (ret)
+		return ret;
+	/* the canonical text is the arguments as written, trimmed */
+	ptext = kstrdup(params, GFP_KERNEL);
+	atext = kstrdup(strim(arg), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!ptext || !atext)
+		goto out;
+	ret = hist_parse_handler(ctx, hd, act, arg);
+	if (ret)
+		goto out;
+	type = hist_action_type(name);
+	if (act->handler == HIST_ONMATCH && !type->on_match) {
+		hist_err(ctx, HIST_ERR_ACTION_MISMATCH, name);
+		ret = -EINVAL;
+		goto out;
+	}
+	act->kind = type->kind;
+	ret = type->parse(ctx, file, hd, act, name, params);
+	if (ret)
+		goto out;
+	act->text = kasprintf(GFP_KERNEL, ":%s(%s).%s(%s)",
+			      hist_handler_names[act->handler], atext, name,
+			      strim(ptext));
+	ret = act->text ? 0 : -ENOMEM;
 	act->arg = atext;
 	atext = NULL;
 out:
@@ -491,8 +552,9 @@ int hist_actions_parse(const struct hist_parse_ctx *ctx,
 		       struct trace_event_file *file, struct hist_data *hd)
 {
 	struct hist_action *act;
-	unsigned int i, h;
+	unsigned int i;
 	char *def;
+	int h;
 	int ret;
 
 	for (i = 0; i < hd->attrs.n_action_defs; i++) {
@@ -502,12 +564,12 @@ int hist_actions_parse(const struct hist_parse_ctx *ctx,
 			return -ENOMEM;
 		act->hd = hd;
 		hd->actions[hd->n_actions++] = act;
-		for (h = 0; h < ARRAY_SIZE(hist_handler_names); h++)
-			if (str_has_prefix(def, hist_handler_names[h]) &&
-			    def[strlen(hist_handler_names[h])] == '(')
-				break;
+		h = hist_handler_of(def);
+		if (WARN_ON_ONCE(h < 0))
+			return -EINVAL;
 		act->handler = h;
-		ret = hist_parse_action(ctx, file, hd, act, def);
+		ret = hist_parse_action(ctx, file, hd, act,
+					def + strlen(hist_handler_names[h]));
 		if (ret)
 			return ret;
 		if (act->kind == HIST_ACT_SAVE)

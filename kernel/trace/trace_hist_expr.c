@@ -119,72 +119,63 @@ static enum hist_fetch hist_fetch_for_int(unsigned int size, bool is_signed)
 }
 
 /*
- * Resolve the field name to what the hit path reads.  The common_*
- * pseudo fields and the legacy "cpu" and "stacktrace" names need no
- * record; everything else is an event field of a size we can read.
+ * The fields every event has that are not read from its record.  A name
+ * is matched before the event's own fields, except an alias: "cpu" and
+ * "stacktrace" only mean these when the event has no such field.
  */
-static int hist_resolve_field(const struct hist_parse_ctx *ctx,
-			      struct trace_event_file *file,
-			      struct hist_data *hd, struct hist_field *hf,
-			      char *name)
+static const struct hist_pseudo_field {
+	const char	*name;
+	const char	*alias;
+	u8		fetch;
+	unsigned long	flags;
+	const char	*type;
+	unsigned int	size;
+} hist_pseudo_fields[] = {
+	{ "hitcount", NULL, HIST_FETCH_ONE, HIST_FIELD_FL_HITCOUNT,
+	  "u64", sizeof(u64) },
+	{ "common_timestamp", NULL, HIST_FETCH_TIMESTAMP,
+	  HIST_FIELD_FL_TIMESTAMP, "u64", sizeof(u64) },
+	{ "common_comm", NULL, HIST_FETCH_COMM,
+	  HIST_FIELD_FL_COMM | HIST_FIELD_FL_STRING, "char[16]", TASK_COMM_LEN },
+	{ "common_cpu", "cpu", HIST_FETCH_CPU, HIST_FIELD_FL_CPU,
+	  "unsigned int", sizeof(unsigned int) },
+	{ "common_stacktrace", "stacktrace", HIST_FETCH_STACK,
+	  HIST_FIELD_FL_STACKTRACE, "unsigned long[]", HIST_STACK_BYTES },
+};
+
+static const struct hist_pseudo_field *
+hist_pseudo_field(const char *name, const struct ftrace_event_field *field)
 {
-	struct ftrace_event_field *field;
+	const struct hist_pseudo_field *p;
+	unsigned int i;
 
-	if (!strcmp(name, "hitcount")) {
-		hf->flags |= HIST_FIELD_FL_HITCOUNT;
-		hf->fetch = HIST_FETCH_ONE;
-		hf->name = "hitcount";
-		hf->type = "u64";
-		hf->size = sizeof(u64);
-		return 0;
+	for (i = 0; i < ARRAY_SIZE(hist_pseudo_fields); i++) {
+		p = &hist_pseudo_fields[i];
+		if (!strcmp(name, p->name) ||
+		    (!field && p->alias && !strcmp(name, p->alias)))
+			return p;
 	}
-	if (!strcmp(name, "common_timestamp")) {
-		bool usecs = hf->flags & HIST_FIELD_FL_TIMESTAMP_USECS;
+	if (!field)
+		return NULL;
+	/* the event's own cpu field, and a stack the kernel walks for it */
+	for (i = 0; i < ARRAY_SIZE(hist_pseudo_fields); i++) {
+		p = &hist_pseudo_fields[i];
+		if ((p->fetch == HIST_FETCH_CPU &&
+		     field->filter_type == FILTER_CPU) ||
+		    (p->fetch == HIST_FETCH_STACK &&
+		     field->filter_type == FILTER_STACKTRACE &&
+		     !strstr(field->type, "long[")))
+			return p;
+	}
+	return NULL;
+}
 
-		hf->flags |= HIST_FIELD_FL_TIMESTAMP;
-		hf->fetch = usecs ? HIST_FETCH_TIMESTAMP_USECS :
-				    HIST_FETCH_TIMESTAMP;
-		hf->name = "common_timestamp";
-		hf->type = "u64";
-		hf->size = sizeof(u64);
-		hd->uses_timestamp = true;
-		return 0;
-	}
-	if (!strcmp(name, "common_comm")) {
-		hf->flags |= HIST_FIELD_FL_COMM | HIST_FIELD_FL_STRING;
-		hf->fetch = HIST_FETCH_COMM;
-		hf->name = "common_comm";
-		hf->type = "char[16]";
-		hf->size = TASK_COMM_LEN;
-		return 0;
-	}
-
-	field = trace_find_event_field(file->event_call, name);
-	if (!strcmp(name, "common_cpu") || (!field && !strcmp(name, "cpu")) ||
-	    (field && field->filter_type == FILTER_CPU)) {
-		hf->flags |= HIST_FIELD_FL_CPU;
-		hf->fetch = HIST_FETCH_CPU;
-		hf->name = "common_cpu";
-		hf->type = "unsigned int";
-		hf->size = sizeof(unsigned int);
-		return 0;
-	}
-	if (!strcmp(name, "common_stacktrace") ||
-	    (!field && !strcmp(name, "stacktrace")) ||
-	    (field && field->filter_type == FILTER_STACKTRACE &&
-	     !strstr(field->type, "long["))) {
-		hf->flags |= HIST_FIELD_FL_STACKTRACE;
-		hf->fetch = HIST_FETCH_STACK;
-		hf->name = "common_stacktrace";
-		hf->type = "unsigned long[]";
-		hf->size = HIST_STACK_BYTES;
-		return 0;
-	}
-	if (!field || !field->size) {
-		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, name);
-		return -EINVAL;
-	}
-
+/* An event field: read from the record, as a number or as bytes. */
+static int hist_resolve_event_field(const struct hist_parse_ctx *ctx,
+				    struct hist_field *hf,
+				    struct ftrace_event_field *field,
+				    char *name)
+{
 	hf->field = field;
 	hf->name = field->name;
 	hf->type = field->type;
@@ -214,26 +205,53 @@ static int hist_resolve_field(const struct hist_parse_ctx *ctx,
 		hf->fetch = HIST_FETCH_STR_FIXED;
 		hf->flags |= HIST_FIELD_FL_STRING;
 		hf->size = min_t(unsigned int, field->size + 1, HIST_STR_MAX);
-		break;
+		return 0;
 	case FILTER_DYN_STRING:
 	case FILTER_RDYN_STRING:
 		hf->fetch = field->filter_type == FILTER_DYN_STRING ?
 			    HIST_FETCH_STR_DATA_LOC : HIST_FETCH_STR_REL_LOC;
 		hf->flags |= HIST_FIELD_FL_STRING;
 		hf->size = HIST_STR_MAX;
-		break;
-	case FILTER_STACKTRACE:
-		break;
+		return 0;
 	default:
 		if (field->size > sizeof(u64))
 			break;
 		hf->fetch = hist_fetch_for_int(field->size, field->is_signed);
 		return 0;
 	}
-	if (hf->flags & HIST_FIELD_FL_STRING)
-		return 0;
 	hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, name);
 	return -EINVAL;
+}
+
+/* Resolve the field name to what the hit path reads. */
+static int hist_resolve_field(const struct hist_parse_ctx *ctx,
+			      struct trace_event_file *file,
+			      struct hist_data *hd, struct hist_field *hf,
+			      char *name)
+{
+	struct ftrace_event_field *field;
+	const struct hist_pseudo_field *p;
+
+	field = trace_find_event_field(file->event_call, name);
+	p = hist_pseudo_field(name, field);
+	if (p) {
+		hf->flags |= p->flags;
+		hf->fetch = p->fetch;
+		hf->name = p->name;
+		hf->type = p->type;
+		hf->size = p->size;
+		if (p->fetch == HIST_FETCH_TIMESTAMP) {
+			if (hf->flags & HIST_FIELD_FL_TIMESTAMP_USECS)
+				hf->fetch = HIST_FETCH_TIMESTAMP_USECS;
+			hd->uses_timestamp = true;
+		}
+		return 0;
+	}
+	if (!field || !field->size) {
+		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, name);
+		return -EINVAL;
+	}
+	return hist_resolve_event_field(ctx, hf, field, name);
 }
 
 /*

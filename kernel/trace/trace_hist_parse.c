@@ -71,34 +71,81 @@ bad:
 	return -EINVAL;
 }
 
-/* One "name=value" part of the trigger text. */
+/* The words of a trigger's text that take "=value". */
+enum hist_word {
+	HIST_WORD_KEYS,
+	HIST_WORD_VALS,
+	HIST_WORD_SORT,
+	HIST_WORD_NAME,
+	HIST_WORD_CLOCK,
+	HIST_WORD_SIZE,
+};
+
+static const struct {
+	const char	*name;
+	u8		word;
+} hist_words[] = {
+	{ "keys", HIST_WORD_KEYS }, { "key", HIST_WORD_KEYS },
+	{ "vals", HIST_WORD_VALS }, { "val", HIST_WORD_VALS },
+	{ "values", HIST_WORD_VALS },
+	{ "sort", HIST_WORD_SORT }, { "name", HIST_WORD_NAME },
+	{ "clock", HIST_WORD_CLOCK }, { "size", HIST_WORD_SIZE },
+};
+
+/* The words without "=": each sets a flag of struct hist_attrs. */
+static const struct {
+	const char	*name;
+	size_t		flag;
+} hist_flags[] = {
+	{ "pause", offsetof(struct hist_attrs, pause) },
+	{ "cont", offsetof(struct hist_attrs, cont) },
+	{ "continue", offsetof(struct hist_attrs, cont) },
+	{ "clear", offsetof(struct hist_attrs, clear) },
+	{ "nohitcount", offsetof(struct hist_attrs, no_hitcount) },
+	{ "NOHC", offsetof(struct hist_attrs, no_hitcount) },
+};
+
+static int hist_word_of(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hist_words); i++)
+		if (!strcmp(name, hist_words[i].name))
+			return hist_words[i].word;
+	return -1;
+}
+
+/*
+ * One "name=value" part of the trigger text, @eq at its '='.  A name
+ * that is not one of the words above names a variable; "a=x,b=y"
+ * defines two.
+ */
 static int hist_parse_assignment(const struct hist_parse_ctx *ctx,
 				 struct hist_attrs *attrs, char *token,
-				 char *val)
+				 char *eq)
 {
-	char *name = token;
+	char *val = eq + 1;
+	int word;
 
-	val[-1] = '\0';
-	if (!strcmp(name, "keys") || !strcmp(name, "key"))
+	*eq = '\0';
+	word = hist_word_of(token);
+	*eq = '=';
+	switch (word) {
+	case HIST_WORD_KEYS:
 		return hist_attr_point(ctx, &attrs->keys, token, val);
-	if (!strcmp(name, "vals") || !strcmp(name, "val") ||
-	    !strcmp(name, "values"))
+	case HIST_WORD_VALS:
 		return hist_attr_point(ctx, &attrs->vals, token, val);
-	if (!strcmp(name, "sort"))
+	case HIST_WORD_SORT:
 		return hist_attr_point(ctx, &attrs->sort, token, val);
-	if (!strcmp(name, "name")) {
+	case HIST_WORD_NAME:
 		attrs->name_at = token;
 		return hist_attr_set(ctx, &attrs->name, token, val);
-	}
-	if (!strcmp(name, "clock")) {
+	case HIST_WORD_CLOCK:
 		attrs->clock_at = val;
 		return hist_attr_set(ctx, &attrs->clock, token, strim(val));
-	}
-	if (!strcmp(name, "size"))
+	case HIST_WORD_SIZE:
 		return hist_parse_size(ctx, attrs, token, val);
-
-	/* anything else names a variable; "a=x,b=y" defines two */
-	val[-1] = '=';
+	}
 	if (attrs->n_var_defs == HIST_VARS_MAX) {
 		hist_err(ctx, HIST_ERR_TOO_MANY_VARS, token);
 		return -EINVAL;
@@ -107,11 +154,20 @@ static int hist_parse_assignment(const struct hist_parse_ctx *ctx,
 	return 0;
 }
 
-static bool hist_is_action(const char *token)
+/* A word without "=": a state or a flag. */
+static int hist_parse_flag(const struct hist_parse_ctx *ctx,
+			   struct hist_attrs *attrs, char *token)
 {
-	return str_has_prefix(token, "onmatch(") ||
-	       str_has_prefix(token, "onmax(") ||
-	       str_has_prefix(token, "onchange(");
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hist_flags); i++) {
+		if (!strcmp(token, hist_flags[i].name)) {
+			*(bool *)((void *)attrs + hist_flags[i].flag) = true;
+			return 0;
+		}
+	}
+	hist_err(ctx, HIST_ERR_UNKNOWN_ATTR, token);
+	return -EINVAL;
 }
 
 /**
@@ -128,8 +184,8 @@ static bool hist_is_action(const char *token)
 int hist_parse_attrs(const struct hist_parse_ctx *ctx, char *param,
 		     struct hist_attrs *attrs)
 {
-	char *token, *val;
-	int ret;
+	char *token, *eq;
+	int ret = 0;
 
 	attrs->map_bits = TRACING_MAP_BITS_DEFAULT;
 	/* an empty command lacks keys; it is not an unknown empty word */
@@ -137,35 +193,24 @@ int hist_parse_attrs(const struct hist_parse_ctx *ctx, char *param,
 		param = NULL;
 	while ((token = strsep(&param, ":")) != NULL) {
 		token = skip_spaces(token);
-		val = strchr(token, '=');
-		if (hist_is_action(token)) {
+		eq = strchr(token, '=');
+		if (hist_handler_of(token) >= 0) {
 			if (attrs->n_action_defs == HIST_ACTIONS_MAX) {
 				hist_err(ctx, HIST_ERR_TOO_MANY_PARAMS, token);
 				return -EINVAL;
 			}
 			attrs->action_defs[attrs->n_action_defs++] = token;
-		} else if (val) {
-			if (!*++val) {
+		} else if (eq) {
+			if (!eq[1]) {
 				hist_err(ctx, HIST_ERR_EMPTY_ASSIGNMENT, token);
 				return -EINVAL;
 			}
-			ret = hist_parse_assignment(ctx, attrs, token, val);
-			if (ret)
-				return ret;
-		} else if (!strcmp(token, "pause")) {
-			attrs->pause = true;
-		} else if (!strcmp(token, "cont") ||
-			   !strcmp(token, "continue")) {
-			attrs->cont = true;
-		} else if (!strcmp(token, "clear")) {
-			attrs->clear = true;
-		} else if (!strcmp(token, "nohitcount") ||
-			   !strcmp(token, "NOHC")) {
-			attrs->no_hitcount = true;
+			ret = hist_parse_assignment(ctx, attrs, token, eq);
 		} else {
-			hist_err(ctx, HIST_ERR_UNKNOWN_ATTR, token);
-			return -EINVAL;
+			ret = hist_parse_flag(ctx, attrs, token);
 		}
+		if (ret)
+			return ret;
 	}
 
 	if (!attrs->keys) {

@@ -42,9 +42,9 @@ static bool hist_onmatch_text(const struct hist_data *hd, char *system,
 
 	for (i = 0; i < hd->attrs.n_action_defs; i++) {
 		p = hd->attrs.action_defs[i];
-		if (strncmp(p, "onmatch(", 8))
+		if (hist_handler_of(p) != HIST_ONMATCH)
 			continue;
-		p += 8;
+		p += strlen("onmatch(");
 		dot = strchr(p, '.');
 		end = strchr(p, ')');
 		if (!dot || !end || dot > end || dot - p >= len ||
