@@ -331,12 +331,6 @@ void hist_data_unpin(struct hist_data *hd)
 		hist_data_destroy(hd);
 }
 
-static int hist_trigger_init(struct event_trigger_data *data)
-{
-	data->ref++;
-	return 0;
-}
-
 /*
  * Drop a reference; the last one detaches the trigger's resources.  A
  * sharer of a named histogram holds a reference on the owner, so the
@@ -541,7 +535,7 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 		hd->trigger = data;
 		hist_publish(hd);
 	}
-	hist_trigger_init(data);
+	data->ref++;	/* for being on the list */
 	/* keep creation order: the hist file shows triggers in it */
 	list_add_tail_rcu(&data->list, &file->triggers);
 	update_cond_flag(file);
@@ -906,18 +900,6 @@ static int hist_cmd_parse(struct event_command *cmd_ops,
 				param_and_filter, NULL);
 }
 
-/* Registration goes through hist_cmd_parse(); these serve the core. */
-static int hist_cmd_reg(char *glob, struct event_trigger_data *data,
-			struct trace_event_file *file)
-{
-	return -EINVAL;
-}
-
-static void hist_cmd_unreg(char *glob, struct event_trigger_data *data,
-			   struct trace_event_file *file)
-{
-}
-
 /* An open of the trigger file with O_TRUNC removes every hist trigger. */
 static void hist_cmd_unreg_all(struct trace_event_file *file)
 {
@@ -935,12 +917,9 @@ static struct event_command hist_command = {
 	.trigger_type	= ETT_EVENT_HIST,
 	.flags		= EVENT_CMD_FL_NEEDS_REC,
 	.parse		= hist_cmd_parse,
-	.reg		= hist_cmd_reg,
-	.unreg		= hist_cmd_unreg,
 	.unreg_all	= hist_cmd_unreg_all,
 	.set_filter	= set_trigger_filter,
 	.trigger	= hist_hit,
-	.init		= hist_trigger_init,
 	.free		= hist_trigger_free,
 	.print		= hist_print_trigger,
 };

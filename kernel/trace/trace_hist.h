@@ -204,8 +204,9 @@ enum hist_xform {
  * @field: the event's field, or NULL for hitcount and the common_*
  *	pseudo fields that are not in the record
  * @op: for an expression, the operator (enum hist_op)
- * @div_shift: for HIST_OP_DIV_SHIFT and HIST_OP_DIV_MULT, the shift
+ * @div_shift: for HIST_OP_DIV_SHIFT, the shift
  * @constant: the value of a constant; the multiplier of HIST_OP_DIV_MULT
+ *	(hist_div_mult())
  * @divisor: the constant divisor of HIST_OP_DIV_MULT
  * @slot: for a reference, the index of its value in struct hist_hit
  * @operands: an expression's operands (the second is NULL for NEG)
@@ -547,8 +548,8 @@ void hist_err(const struct hist_parse_ctx *ctx, unsigned int err,
 	      const char *at);
 bool hist_field_is_bytes(const struct hist_field *hf);
 void hist_field_release(struct hist_field *hf);
-u64 hist_div_by_mult(u64 n, u64 mult, u64 divisor, unsigned int shift);
-void hist_div_prepare(u64 divisor, u64 *mult, unsigned int *shift);
+u64 hist_div_mult(u64 divisor);
+u64 hist_div_by_mult(u64 n, u64 mult, u64 divisor);
 u64 hist_apply(int op, u64 a, u64 b);
 u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
 	      struct hist_hit *hit);
@@ -585,9 +586,9 @@ int hist_parse_expr(const struct hist_parse_ctx *ctx,
 		    char *text, struct hist_field *out);
 int hist_vars_parse(const struct hist_parse_ctx *ctx,
 		    struct trace_event_file *file, struct hist_data *hd);
-int hist_key_var_define(const struct hist_parse_ctx *ctx,
-			struct trace_event_file *file, struct hist_data *hd,
-			char *name, char *text);
+int hist_var_define(const struct hist_parse_ctx *ctx,
+		    struct trace_event_file *file, struct hist_data *hd,
+		    char *name, char *expr);
 int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 		 char *text, struct hist_field *hf, bool is_param);
 int hist_actions_parse(const struct hist_parse_ctx *ctx,

@@ -157,33 +157,31 @@ void hist_field_release(struct hist_field *hf)
 }
 
 /**
- * hist_div_prepare - turn a constant divisor into a multiply and shift
+ * hist_div_mult - the multiplier that divides by a constant
  * @divisor: not zero, not a power of two
- * @mult: receives floor(2^64 / @divisor)
- * @shift: receives 64, the shift that goes with @mult
  *
- * n * @mult >> 64 is then n / @divisor or one less (see
- * hist_div_by_mult()), because the multiplier is short of 2^64 /
- * @divisor by less than one.
+ * n * mult >> 64, with mult = floor(2^64 / @divisor), is n / @divisor
+ * or one less, because mult is short of 2^64 / @divisor by less than
+ * one; hist_div_by_mult() corrects the estimate.
+ *
+ * Return: floor((2^64 - 1) / @divisor), which is the same number.
  */
-void hist_div_prepare(u64 divisor, u64 *mult, unsigned int *shift)
+u64 hist_div_mult(u64 divisor)
 {
-	*mult = div64_u64(U64_MAX, divisor);
-	*shift = 64;
+	return div64_u64(U64_MAX, divisor);
 }
 
 /**
- * hist_div_by_mult - divide by a constant prepared by hist_div_prepare()
+ * hist_div_by_mult - divide by a constant, with its hist_div_mult()
  * @n: dividend
- * @mult: the multiplier
+ * @mult: hist_div_mult(@divisor)
  * @divisor: the divisor, to correct the estimate
- * @shift: the shift
  *
  * Return: @n / @divisor, exactly.
  */
-u64 hist_div_by_mult(u64 n, u64 mult, u64 divisor, unsigned int shift)
+u64 hist_div_by_mult(u64 n, u64 mult, u64 divisor)
 {
-	u64 q = mul_u64_u64_shr(n, mult, shift);
+	u64 q = mul_u64_u64_shr(n, mult, 64);
 
 	if (n - q * divisor >= divisor)
 		q++;
@@ -242,8 +240,7 @@ u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
 		case HIST_OP_DIV_SHIFT:
 			return a >> hf->div_shift;
 		case HIST_OP_DIV_MULT:
-			return hist_div_by_mult(a, hf->constant, hf->divisor,
-						hf->div_shift);
+			return hist_div_by_mult(a, hf->constant, hf->divisor);
 		}
 		b = hist_fetch(hd, hf->operands[1], hit);
 		return hist_apply(hf->op, a, b);

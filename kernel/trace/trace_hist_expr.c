@@ -590,7 +590,6 @@ static int hist_parse_binary(const struct hist_parse_ctx *ctx,
 
 	if (op == HIST_OP_DIV && b->fetch == HIST_FETCH_CONST) {
 		u64 d = b->constant;
-		unsigned int shift;
 
 		if (is_power_of_2(d)) {
 			out->op = HIST_OP_DIV_SHIFT;
@@ -598,8 +597,7 @@ static int hist_parse_binary(const struct hist_parse_ctx *ctx,
 		} else {
 			out->op = HIST_OP_DIV_MULT;
 			out->divisor = d;
-			hist_div_prepare(d, &out->constant, &shift);
-			out->div_shift = shift;
+			out->constant = hist_div_mult(d);
 		}
 	}
 	return 0;

@@ -4,7 +4,7 @@
  * event nor a map:
  *
  *  - division by a constant done as a multiplication and a shift
- *    (hist_div_prepare(), hist_div_by_mult()), held against div64_u64()
+ *    (hist_div_mult(), hist_div_by_mult()), held against div64_u64()
  *    for edge and pseudo-random operands;
  *  - operands and expressions: what the parser makes of them (fetch kind,
  *    operator, folded constants, the way a division is done, canonical
@@ -219,7 +219,6 @@ struct hist_test_div {
 	struct kunit	*test;
 	u64		divisor;
 	u64		mult;
-	unsigned int	shift;
 	unsigned int	wrong;
 };
 
@@ -228,13 +227,13 @@ static void hist_test_div_start(struct hist_test_div *t, struct kunit *test,
 {
 	t->test = test;
 	t->divisor = divisor;
-	hist_div_prepare(divisor, &t->mult, &t->shift);
+	t->mult = hist_div_mult(divisor);
 }
 
 /* Check one quotient; only the first few wrong ones are printed. */
 static void hist_test_div_one(struct hist_test_div *t, u64 n)
 {
-	u64 got = hist_div_by_mult(n, t->mult, t->divisor, t->shift);
+	u64 got = hist_div_by_mult(n, t->mult, t->divisor);
 	u64 want = div64_u64(n, t->divisor);
 
 	if (got != want && t->wrong++ < 8)

@@ -281,7 +281,7 @@ static int hist_parse_key(const struct hist_parse_ctx *ctx,
 		ret = copy && hf->var_name ?
 		      hist_parse_field(ctx, file, hd, hf, tok, true) : -ENOMEM;
 		if (!ret)
-			ret = hist_key_var_define(ctx, file, hd, var, copy);
+			ret = hist_var_define(ctx, file, hd, var, copy);
 		kfree(copy);
 		return ret;
 	}

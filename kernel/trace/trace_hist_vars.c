@@ -193,10 +193,20 @@ static bool hist_var_name_ok(const char *name)
 	return true;
 }
 
-/* Add variable @name computed by @expr (inside the command text). */
-static int hist_var_define(const struct hist_parse_ctx *ctx,
-			   struct trace_event_file *file, struct hist_data *hd,
-			   char *name, char *expr)
+/**
+ * hist_var_define - add a variable to the histogram being built
+ * @ctx: the command, for error_log
+ * @file: the event
+ * @hd: the histogram
+ * @name: the variable's name, inside the command text
+ * @expr: the expression computing it, inside the command text (or a
+ *	copy, for a key that is also a variable)
+ *
+ * Return: 0, or -EINVAL (logged) or -ENOMEM.
+ */
+int hist_var_define(const struct hist_parse_ctx *ctx,
+		    struct trace_event_file *file, struct hist_data *hd,
+		    char *name, char *expr)
 {
 	struct hist_var *var;
 	int ret;
@@ -278,22 +288,4 @@ int hist_vars_parse(const struct hist_parse_ctx *ctx,
 		}
 	}
 	return 0;
-}
-
-/**
- * hist_key_var_define - make a key a variable too ("keys=name=field")
- * @ctx: the command, for error_log
- * @file: the event
- * @hd: the histogram being built
- * @name: the variable's name
- * @text: a copy of the key's field text (the key itself parses the
- *	original in place)
- *
- * Return: 0, or -EINVAL (logged) or -ENOMEM.
- */
-int hist_key_var_define(const struct hist_parse_ctx *ctx,
-			struct trace_event_file *file, struct hist_data *hd,
-			char *name, char *text)
-{
-	return hist_var_define(ctx, file, hd, name, text);
 }
