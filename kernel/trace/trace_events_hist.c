@@ -870,7 +870,7 @@ static int hist_command_run(struct trace_event_file *file, bool remove,
 	if (if_filter) {
 		if_filter = strim(if_filter);
 		/* the filter text alone is what a trigger keeps and matches */
-		filter = skip_spaces(if_filter + 2);
+		filter = skip_spaces(if_filter + strlen("if"));
 	}
 	saved = kstrdup(param, GFP_KERNEL);
 	if (!saved)

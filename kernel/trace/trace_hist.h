@@ -348,6 +348,7 @@ struct hist_action {
  * @keys: text after keys=, inside the command text (see below)
  * @vals: text after vals= (NULL: hitcount only), likewise
  * @sort: text after sort= (NULL: hitcount), likewise
+ * @sort_at: where "sort=" is in the command, for error_log
  * @name: text after name=, the shared histogram's name
  * @name_at: where that name is in the command, for error_log
  * @clock: text after clock= (default "global")
@@ -372,6 +373,7 @@ struct hist_attrs {
 	char		*keys;
 	char		*vals;
 	char		*sort;
+	const char	*sort_at;
 	char		*name;
 	const char	*name_at;
 	char		*clock;

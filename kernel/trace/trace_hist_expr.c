@@ -70,10 +70,11 @@ static const char *hist_modifier_name(unsigned long flags)
 static int hist_parse_modifier(const struct hist_parse_ctx *ctx,
 			       struct hist_field *hf, char *mod, bool is_key)
 {
+	size_t n = str_has_prefix(mod, "bucket");
 	unsigned int i;
 
-	if (!strncmp(mod, "bucket", 6)) {
-		char *num = mod + 6;
+	if (n) {
+		char *num = mod + n;
 
 		if (*num == 's')
 			num++;
@@ -378,6 +379,15 @@ static char *hist_rfind(char *str, char *end, int c)
  * or /.  A '-' at the very start is a unary minus.  The '-' of the
  * sym-offset modifier is not an operator.
  */
+/* Is the '-' at @minus the one inside a "sym-offset" modifier? */
+static bool hist_minus_of_modifier(const char *str, const char *minus)
+{
+	size_t before = strlen("sym");
+
+	return minus - str >= before && str_has_prefix(minus - before,
+						       "sym-offset");
+}
+
 static int hist_find_operator(char *str, char **sep)
 {
 	char *end = str + strlen(str);
@@ -385,7 +395,7 @@ static int hist_find_operator(char *str, char **sep)
 
 	do {
 		minus = hist_rfind(str, minus, '-');
-	} while (minus && minus - str >= 3 && !strncmp(minus - 3, "sym-offset", 10));
+	} while (minus && hist_minus_of_modifier(str, minus));
 	if (minus == str) {
 		*sep = minus;
 		return HIST_OP_NEG;

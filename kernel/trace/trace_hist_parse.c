@@ -136,6 +136,7 @@ static int hist_parse_assignment(const struct hist_parse_ctx *ctx,
 	case HIST_WORD_VALS:
 		return hist_attr_point(ctx, &attrs->vals, token, val);
 	case HIST_WORD_SORT:
+		attrs->sort_at = token;
 		return hist_attr_point(ctx, &attrs->sort, token, val);
 	case HIST_WORD_NAME:
 		attrs->name_at = token;
@@ -289,7 +290,7 @@ static int hist_parse_key(const struct hist_parse_ctx *ctx,
 	if (*tok == '$' ||
 	    (!strpbrk(tok, ".") && !trace_find_event_field(file->event_call,
 							   tok) &&
-	     strncmp(tok, "common_", 7) && strcmp(tok, "stacktrace") &&
+	     !str_has_prefix(tok, "common_") && strcmp(tok, "stacktrace") &&
 	     strcmp(tok, "hitcount"))) {
 		copy = hist_var_def_text(hd, tok + (*tok == '$'));
 		if (!copy && *tok == '$') {
@@ -419,7 +420,8 @@ static const struct hist_field *hist_find_sort_field(const struct hist_data *hd,
 static int hist_parse_sort(const struct hist_parse_ctx *ctx,
 			   struct hist_data *hd, char *text)
 {
-	char *list, *tok;
+	const char *list;
+	char *tok;
 
 	if (!text) {
 		hd->sort_keys[0].field_idx = hd->vals[0].map_idx;
@@ -427,7 +429,7 @@ static int hist_parse_sort(const struct hist_parse_ctx *ctx,
 		return 0;
 	}
 	/* errors about the whole list point at "sort=" */
-	list = text - strlen("sort=");
+	list = hd->attrs.sort_at;
 	while ((tok = strsep(&text, ",")) != NULL) {
 		struct tracing_map_sort_key *sk = &hd->sort_keys[hd->n_sort_keys];
 		const struct hist_field *hf;
