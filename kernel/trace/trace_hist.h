@@ -103,7 +103,7 @@
 #define HIST_ACTIONS_MAX	8
 /* Parameters of an action, and field variables: a synthetic event's fields */
 #define HIST_PARAMS_MAX		SYNTH_FIELDS_MAX
-/* Binary operators in one expression, as upstream counts them */
+/* Binary operators in one expression: more is refused, as documented */
 #define HIST_SUBEXPR_MAX	3
 /*
  * A string or stack kept in a map element, for a variable or a saved

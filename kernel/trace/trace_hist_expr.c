@@ -65,7 +65,7 @@ static const char *hist_modifier_name(unsigned long flags)
 
 /*
  * Parse ".modifier" (or ".buckets=N") into @hf->flags and @hf->buckets.
- * "bucket=N" is accepted too, as upstream does.
+ * "bucket=N" is accepted too: triggers written that way exist.
  */
 static int hist_parse_modifier(const struct hist_parse_ctx *ctx,
 			       struct hist_field *hf, char *mod, bool is_key)
@@ -79,7 +79,7 @@ static int hist_parse_modifier(const struct hist_parse_ctx *ctx,
 		if (*num == 's')
 			num++;
 		if (*num++ != '=') {
-			/* upstream logs this one without a position */
+			/* error_log has no position for this one: ABI */
 			mod = NULL;
 			goto bad;
 		}
@@ -257,8 +257,8 @@ static int hist_resolve_field(const struct hist_parse_ctx *ctx,
 
 /*
  * Check the modifier suits the field, and turn it into a transform.
- * The caret goes where upstream puts it: on the field for a modifier
- * only keys take, on the modifier otherwise.
+ * The caret goes on the field for a modifier only keys take, on the
+ * modifier otherwise: tools parse its position.
  */
 static int hist_check_modifier(const struct hist_parse_ctx *ctx,
 			       struct hist_field *hf, char *text, char *mod,
@@ -278,7 +278,7 @@ static int hist_check_modifier(const struct hist_parse_ctx *ctx,
 	if (!mod)
 		return 0;
 	if (!is_key && (hf->flags & key_only)) {
-		/* upstream cannot place the caret of "sym-offset" */
+		/* no position for "sym-offset": the one tools expect */
 		hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER,
 			 hf->flags & HIST_FIELD_FL_SYM_OFFSET ? NULL : text);
 		return -EINVAL;

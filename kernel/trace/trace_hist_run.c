@@ -77,12 +77,12 @@ static void hist_build_key(const struct hist_data *hd, u64 *key,
  * deeper than that is dropped, and counted in the map's drops.
  *
  * Only the hits that build their key here take a buffer; numeric keys
- * are built in registers or on the stack at any depth.  Four buffers,
- * as many as upstream has, is also what bounds a chain of
- * synthetic events traced from hits (an action whose event's trigger
- * traces again): each link nests the ring buffer once more, adding 5 to
- * the shift of its recursion bits (which must stay below 32), and puts
- * about 1.5 KB on the stack, which in an NMI is 8 KB in all.
+ * are built in registers or on the stack at any depth.  Four buffers
+ * is also what bounds a chain of synthetic events traced from hits (an
+ * action whose event's trigger traces again): each link nests the ring
+ * buffer once more, adding 5 to the shift of its recursion bits (which
+ * must stay below 32), and puts about 1.5 KB on the stack, which in an
+ * NMI is 8 KB in all.
  */
 #define HIST_KEY_PADS	4
 

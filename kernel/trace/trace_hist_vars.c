@@ -220,7 +220,7 @@ int hist_var_define(const struct hist_parse_ctx *ctx,
 		return -EINVAL;
 	}
 	if (hist_var_find_own(hd, name) >= 0) {
-		/* upstream marks the first definition */
+		/* the caret marks the first definition */
 		hist_err(ctx, HIST_ERR_DUPLICATE_VAR,
 			 hd->vars[hist_var_find_own(hd, name)].def);
 		return -EINVAL;
