@@ -377,6 +377,25 @@ static int synth_event_register(struct synth_event *se)
 }
 
 /*
+ * The words before the first ';' of a definition: the name and the
+ * first whole field must be there, so fewer than three refuses a
+ * command that is only a name, or a name and a type.
+ */
+static unsigned int synth_head_tokens(const char *name)
+{
+	const char *end = name + strcspn(name, ";");
+	const char *seg;
+	unsigned int n = 0;
+
+	for (seg = skip_spaces(name); seg < end; seg = skip_spaces(seg)) {
+		while (seg < end && !isspace(*seg))
+			seg++;
+		n++;
+	}
+	return n;
+}
+
+/*
  * Define the event in @cmd, whose name starts at @name_pos (after the
  * "s:" or "s:synthetic/" of the dynamic_events form).  Errors are logged
  * against @cmd.
@@ -387,7 +406,6 @@ static int synth_define(const char *cmd, unsigned int name_pos,
 	struct synth_parser p = { .cmd = cmd };
 	struct synth_event *se = NULL;
 	char *name, *rest, *seg, *tok;
-	unsigned int n_tokens = 0;
 	int ret;
 
 	p.buf = kstrdup(cmd, GFP_KERNEL);
@@ -397,18 +415,8 @@ static int synth_define(const char *cmd, unsigned int name_pos,
 		goto out;
 	}
 
-	/*
-	 * The name and the first whole field must come before any ';'.
-	 * This also refuses a command that is only a name.
-	 */
 	name = p.buf + name_pos;
-	rest = name + strcspn(name, ";");
-	for (seg = skip_spaces(name); seg < rest; seg = skip_spaces(seg)) {
-		while (seg < rest && !isspace(*seg))
-			seg++;
-		n_tokens++;
-	}
-	if (n_tokens < 3) {
+	if (synth_head_tokens(name) < 3) {
 		ret = synth_fail(&p, SYNTH_ERR_INVALID_CMD, NULL);
 		goto out;
 	}
