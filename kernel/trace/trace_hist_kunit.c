@@ -200,6 +200,20 @@ static int hist_test_attrs(struct hist_test_env *env, const char *text)
 	return hist_parse_attrs(&env->ctx, env->text, &env->attrs);
 }
 
+/* Each of @texts must be refused by @parse with -EINVAL. */
+static void hist_test_refused(struct kunit *test,
+			      int (*parse)(struct hist_test_env *env,
+					   const char *text),
+			      const char * const *texts, size_t n)
+{
+	struct hist_test_env *env = test->priv;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, parse(env, texts[i]), -EINVAL,
+				    "\"%s\"", texts[i]);
+}
+
 /* Knuth's MMIX generator: deterministic, and every bit moves. */
 static u64 hist_test_rand(u64 *state)
 {
@@ -699,12 +713,7 @@ static void hist_test_expr_refused(struct kunit *test)
 		"1x+1",			/* not a number */
 		"a.bogus+1",
 	};
-	struct hist_test_env *env = test->priv;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(refused); i++)
-		KUNIT_EXPECT_EQ_MSG(test, hist_test_parse(env, refused[i]),
-				    -EINVAL, "\"%s\"", refused[i]);
+	hist_test_refused(test, hist_test_parse, refused, ARRAY_SIZE(refused));
 }
 
 static void hist_test_attrs_all(struct kunit *test)
@@ -886,12 +895,7 @@ static void hist_test_attrs_refused(struct kunit *test)
 		"keys=",			/* empty assignment */
 		"keys=a:vals=",
 	};
-	struct hist_test_env *env = test->priv;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(refused); i++)
-		KUNIT_EXPECT_EQ_MSG(test, hist_test_attrs(env, refused[i]),
-				    -EINVAL, "%s", refused[i]);
+	hist_test_refused(test, hist_test_attrs, refused, ARRAY_SIZE(refused));
 }
 
 /*
