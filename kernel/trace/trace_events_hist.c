@@ -63,6 +63,7 @@ struct hist_clock_user {
 	struct list_head	list;
 	struct trace_array	*tr;
 	unsigned int		users;
+	bool			listed;
 	const char		*before;
 	const char		*ours;
 };
@@ -70,24 +71,31 @@ struct hist_clock_user {
 /* Trace arrays with timestamp triggers; event_mutex. */
 static LIST_HEAD(hist_clock_users);
 
-/*
- * Is @tr an instance being removed?  Its removal takes it off
- * ftrace_trace_arrays before it frees its triggers; after boot, every
- * change of that list is made with event_mutex held, as it is here.  An
- * instance made at boot is given its boot-time triggers before it is
- * listed, while it has no directory yet: that one is not going.
- */
-static bool hist_tr_going(struct trace_array *tr)
+/* Is @tr on ftrace_trace_arrays? */
+static bool hist_tr_listed(struct trace_array *tr)
 {
 	struct trace_array *t;
 
-	lockdep_assert_held(&event_mutex);
-	if (!tr->dir)
-		return false;
 	list_for_each_entry(t, &ftrace_trace_arrays, list)
 		if (t == tr)
-			return false;
-	return true;
+			return true;
+	return false;
+}
+
+/*
+ * Is @cu's trace array an instance being removed?  Its removal takes it
+ * off ftrace_trace_arrays before it frees its triggers, and after boot
+ * every change of that list is made with event_mutex held, as it is
+ * here.  An instance made at boot is given its boot-time triggers
+ * before it is listed, while the system is still booting: an unlisted
+ * one is going only if it was seen listed or the system is up.
+ */
+static bool hist_tr_going(struct hist_clock_user *cu)
+{
+	lockdep_assert_held(&event_mutex);
+	if (hist_tr_listed(cu->tr))
+		return false;
+	return cu->listed || system_state >= SYSTEM_RUNNING;
 }
 
 static struct hist_clock_user *hist_clock_user_of(struct trace_array *tr)
@@ -100,7 +108,11 @@ static struct hist_clock_user *hist_clock_user_of(struct trace_array *tr)
 	return NULL;
 }
 
-/* Set @tr's clock to @clock for a new timestamp trigger. */
+/*
+ * Set @tr's clock to @clock for a new timestamp trigger, and have the
+ * events of @tr written straight to the buffer, where the timestamp the
+ * trigger reads is the one the event will have.
+ */
 static int hist_clock_get(struct trace_array *tr, const char *clock)
 {
 	struct hist_clock_user *cu = hist_clock_user_of(tr);
@@ -122,19 +134,30 @@ static int hist_clock_get(struct trace_array *tr, const char *clock)
 	}
 	cu->ours = tracing_clock_name(tr);
 	cu->users++;
+	cu->listed |= hist_tr_listed(tr);
 	if (first)
 		list_add(&cu->list, &hist_clock_users);
+	tracing_set_filter_buffering(tr, true);
 	return 0;
 }
 
-/* A timestamp trigger of @tr is gone; the last one may restore the clock. */
+/*
+ * A timestamp trigger of @tr is gone: give back its filter buffering,
+ * and the last one the clock, unless the instance goes with them.
+ */
 static void hist_clock_put(struct trace_array *tr)
 {
 	struct hist_clock_user *cu = hist_clock_user_of(tr);
+	bool going;
 
-	if (WARN_ON_ONCE(!cu) || --cu->users)
+	if (WARN_ON_ONCE(!cu))
 		return;
-	if (!hist_tr_going(tr) && cu->before != cu->ours &&
+	going = hist_tr_going(cu);
+	if (!going)
+		tracing_set_filter_buffering(tr, false);
+	if (--cu->users)
+		return;
+	if (!going && cu->before != cu->ours &&
 	    tracing_clock_name(tr) == cu->ours)
 		tracing_set_clock(tr, cu->before);
 	list_del(&cu->list);
@@ -364,12 +387,8 @@ static void hist_trigger_free(struct event_trigger_data *data)
 		hist_trigger_free(owner);
 		return;
 	}
-	if (hd->uses_timestamp) {
-		/* not when the instance goes: see hist_tr_going() */
-		if (!hist_tr_going(hd->tr))
-			tracing_set_filter_buffering(hd->tr, false);
+	if (hd->uses_timestamp)
 		hist_clock_put(hd->tr);
-	}
 	hist_actions_detach(hd);
 	hist_unpublish(hd);
 	hist_actions_free(hd);
@@ -526,7 +545,6 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 				 hd->attrs.clock_at);
 			goto out_event;
 		}
-		tracing_set_filter_buffering(file->tr, true);
 	}
 	if (!data->named_data) {
 		ret = hist_actions_attach(hd);
@@ -563,10 +581,8 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 		hist_actions_detach(hd);
 	}
 out_clock:
-	if (hd->uses_timestamp && !data->named_data) {
-		tracing_set_filter_buffering(file->tr, false);
+	if (hd->uses_timestamp && !data->named_data)
 		hist_clock_put(file->tr);
-	}
 out_event:
 	if (!data->named_data)
 		trace_event_put_ref(file->event_call);
