@@ -580,6 +580,8 @@ void hist_data_destroy(struct hist_data *hd);
 bool hist_data_compatible(const struct hist_data *a,
 			  const struct hist_data *b);
 char *hist_spec_text(const struct hist_data *hd, unsigned int parts);
+void hist_spec_show(struct seq_file *m, const struct hist_data *hd,
+		    unsigned int parts);
 int hist_parse_field(const struct hist_parse_ctx *ctx,
 		     struct trace_event_file *file, struct hist_data *hd,
 		     struct hist_field *hf, char *text, bool is_key);

@@ -627,6 +627,33 @@ static void hist_spec_print(struct seq_buf *s, const struct hist_data *hd,
 }
 
 /**
+ * hist_spec_show - print the canonical text of a histogram's trigger
+ * @m: the seq_file
+ * @hd: the histogram
+ * @parts: HIST_SPEC_* as for hist_spec_text()
+ *
+ * The text goes straight into the seq_file's buffer: when it does not
+ * fit, the buffer is marked full and seq_read() tries again with a
+ * bigger one, as for any print.
+ */
+void hist_spec_show(struct seq_file *m, const struct hist_data *hd,
+		    unsigned int parts)
+{
+	struct seq_buf s;
+	size_t size;
+	char *buf;
+
+	size = seq_get_buf(m, &buf);
+	if (!size) {
+		seq_commit(m, -1);
+		return;
+	}
+	seq_buf_init(&s, buf, size);
+	hist_spec_print(&s, hd, parts);
+	seq_commit(m, seq_buf_has_overflowed(&s) ? -1 : seq_buf_used(&s));
+}
+
+/**
  * hist_spec_text - the canonical text of a histogram's trigger, allocated
  * @hd: the histogram
  * @parts: HIST_SPEC_* of the parts to print, each in its place

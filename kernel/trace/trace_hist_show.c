@@ -34,16 +34,12 @@
  * @data: the trigger
  *
  * Context: event_mutex held.
- * Return: 0, or -ENOMEM.
+ * Return: 0.
  */
 int hist_print_trigger(struct seq_file *m, struct event_trigger_data *data)
 {
-	char *text = hist_spec_text(data->private_data, HIST_SPEC_ALL);
-
-	if (!text)
-		return -ENOMEM;
-	seq_printf(m, HIST_PREFIX "%s", text);
-	kfree(text);
+	seq_puts(m, HIST_PREFIX);
+	hist_spec_show(m, data->private_data, HIST_SPEC_ALL);
 	if (data->filter_str)
 		seq_printf(m, " if %s", data->filter_str);
 	seq_puts(m, data->paused ? " [paused]\n" : " [active]\n");
