@@ -742,6 +742,23 @@ hist_field_bytes(const struct hist_field *hf, void *rec, unsigned int *len)
 }
 
 /**
+ * hist_stack_whole - does a record's stack hold the entries it counts
+ * @stack: what hist_field_bytes() found (count, entries), or NULL
+ * @len: the bytes there are at @stack
+ *
+ * A reader that trusts the count (a variable, a synthetic event's
+ * field) gets no stack rather than a truncated one; a key keeps what
+ * the length holds (hist_copy_stack()).
+ *
+ * Return: true if @stack is whole.
+ */
+static __always_inline bool hist_stack_whole(const unsigned long *stack,
+					     unsigned int len)
+{
+	return stack && stack[0] <= len / sizeof(long) - 1;
+}
+
+/**
  * hist_stack_save - walk the stack of the event's context
  * @entries: room for HIST_STACKTRACE_DEPTH entries
  *

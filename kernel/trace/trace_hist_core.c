@@ -251,8 +251,8 @@ u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
 		 * its length cannot hold makes no stack.
 		 */
 		p = hist_field_bytes(hf, hit->rec, &len);
-		if (hf->fetch == HIST_FETCH_STACK_FIELD && p &&
-		    ((const unsigned long *)p)[0] > len / sizeof(long) - 1)
+		if (hf->fetch == HIST_FETCH_STACK_FIELD &&
+		    !hist_stack_whole(p, len))
 			return 0;
 		return (uintptr_t)p;
 	}
@@ -439,8 +439,12 @@ u64 hist_slot_store(const struct hist_data *hd, const struct hist_field *hf,
 	case HIST_FETCH_STR_DATA_LOC:
 	case HIST_FETCH_STR_REL_LOC:
 	case HIST_FETCH_COMM:
+		src = hist_field_bytes(hf, hit->rec, &len);
+		break;
 	case HIST_FETCH_STACK_FIELD:
 		src = hist_field_bytes(hf, hit->rec, &len);
+		if (!hist_stack_whole(src, len))
+			src = NULL;
 		break;
 	default:
 		/* a reference: the slot another variable's value points at */
