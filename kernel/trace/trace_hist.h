@@ -28,6 +28,11 @@
  *                                       registry of variables
  *   1 storage     tracing_map.c, trace_synth_record.c
  *
+ * The compiler also reads what the life cycle keeps, without calls: it
+ * walks an event's trigger list for a histogram keyed like the one it
+ * builds, and notes (without a reference) the field-variable triggers
+ * it will use, which attaching then holds.
+ *
  * A trigger is compiled once into a struct hist_data that says, for
  * every key and value, where its bytes are in the event record, how
  * wide and signed they are and what to do with them (a struct
