@@ -561,7 +561,6 @@ u64 hist_apply(int op, u64 a, u64 b);
 u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
 	      struct hist_hit *hit);
 extern const struct tracing_map_ops hist_elt_ops;
-char *hist_slot(struct tracing_map_elt *elt, int slot);
 u64 hist_slot_store(const struct hist_data *hd, const struct hist_field *hf,
 		    struct hist_hit *hit, struct tracing_map_elt *elt, int slot);
 int hist_var_find_own(const struct hist_data *hd, const char *name);

@@ -141,7 +141,7 @@ static char *hist_field_var_cmd(const struct event_trigger_data *compat,
 /*
  * No histogram on @file carries @field yet: say which one to create.
  * The life cycle creates it and compiles the trigger again, which then
- * finds it (hist_command_run()).
+ * finds it (hist_compile()).
  */
 static int hist_field_var_request(const struct hist_parse_ctx *ctx,
 				  struct trace_event_file *file,

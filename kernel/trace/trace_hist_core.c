@@ -393,14 +393,8 @@ bool hist_var_on_event(const struct hist_data *hd, const char *name)
 	return false;
 }
 
-/**
- * hist_slot - the string or stack slot @slot of a map element
- * @elt: the element
- * @slot: the slot's index
- *
- * Return: the slot, or NULL if the element has none.
- */
-char *hist_slot(struct tracing_map_elt *elt, int slot)
+/* The string or stack slot @slot of @elt, or NULL if it has none. */
+static char *hist_slot(struct tracing_map_elt *elt, int slot)
 {
 	struct hist_elt_data *ed = elt->private_data;
 
