@@ -747,19 +747,26 @@ struct sort_field {
 	enum tracing_map_field_type	type;
 	bool				is_key;
 	bool				descending;
+	bool				ranked;	/* compared by rank[] */
 	unsigned int			index;	/* sum index or key offset */
 	unsigned int			size;
+	u64				(*rank)(const struct tracing_map_elt *elt,
+						const void *arg);
+	const void			*arg;
 };
 
 struct sort_ctx {
 	unsigned int		n_fields;
-	unsigned int		first_unranked;
 	struct sort_field	fields[TRACING_MAP_SORT_KEYS_MAX];
 };
 
-/* What gets sorted: the first key's rank, precomputed, and the element. */
+/*
+ * What gets sorted: the element and, for every key but strings and
+ * bytes, its rank, worked out once per element rather than once per
+ * comparison.
+ */
 struct sort_pair {
-	u64			rank;
+	u64			rank[TRACING_MAP_SORT_KEYS_MAX];
 	struct tracing_map_elt	*elt;
 };
 
@@ -780,9 +787,9 @@ static u64 read_key_number(const u8 *p, unsigned int size, bool is_signed)
 }
 
 /*
- * Map a numeric field to a u64 whose unsigned ascending order is the
- * requested order: flip the sign bit of signed values, invert the whole
- * word for descending.
+ * Map a numeric field, or the client's rank, to a u64 whose unsigned
+ * ascending order is the requested order: flip the sign bit of signed
+ * values, invert the whole word for descending.
  */
 static u64 field_rank(const struct sort_field *f,
 		      const struct tracing_map_elt *elt)
@@ -790,7 +797,9 @@ static u64 field_rank(const struct sort_field *f,
 	bool is_signed = f->type == TRACING_MAP_SIGNED;
 	u64 v;
 
-	if (f->is_key)
+	if (f->rank)
+		v = f->rank(elt, f->arg);
+	else if (f->is_key)
 		v = read_key_number((const u8 *)elt->key + f->index, f->size,
 				    is_signed);
 	else
@@ -806,21 +815,12 @@ static int cmp_field(const struct sort_field *f,
 {
 	const char *ka = (const char *)a->key + f->index;
 	const char *kb = (const char *)b->key + f->index;
-	u64 ra, rb;
 	int ret;
 
-	switch (f->type) {
-	case TRACING_MAP_STRING:
+	if (f->type == TRACING_MAP_STRING)
 		ret = strncmp(ka, kb, f->size);
-		break;
-	case TRACING_MAP_BYTES:
+	else
 		ret = memcmp(ka, kb, f->size);
-		break;
-	default:
-		ra = field_rank(f, a);
-		rb = field_rank(f, b);
-		return ra < rb ? -1 : ra > rb;
-	}
 	return f->descending ? -ret : ret;
 }
 
@@ -831,9 +831,12 @@ static int cmp_pairs(const void *pa, const void *pb, const void *priv)
 	unsigned int i;
 	int ret;
 
-	if (a->rank != b->rank)
-		return a->rank < b->rank ? -1 : 1;
-	for (i = ctx->first_unranked; i < ctx->n_fields; i++) {
+	for (i = 0; i < ctx->n_fields; i++) {
+		if (ctx->fields[i].ranked) {
+			if (a->rank[i] != b->rank[i])
+				return a->rank[i] < b->rank[i] ? -1 : 1;
+			continue;
+		}
 		ret = cmp_field(&ctx->fields[i], a->elt, b->elt);
 		if (ret)
 			return ret;
@@ -854,20 +857,25 @@ static int resolve_sort_keys(const struct tracing_map *map,
 		const struct tracing_map_field *field;
 		struct sort_field *f = &ctx->fields[i];
 
+		memset(f, 0, sizeof(*f));
+		f->descending = keys[i].descending;
+		f->ranked = true;
+		if (keys[i].rank) {
+			f->rank = keys[i].rank;
+			f->arg = keys[i].arg;
+			continue;
+		}
 		if (keys[i].field_idx >= map->n_sums + map->n_keys)
 			return -EINVAL;
 		field = &map->fields[keys[i].field_idx];
 		f->type = field->type;
 		f->is_key = field->is_key;
-		f->descending = keys[i].descending;
 		f->index = field->is_key ? field->offset : keys[i].field_idx;
 		f->size = field->size;
+		f->ranked = field->type == TRACING_MAP_UNSIGNED ||
+			    field->type == TRACING_MAP_SIGNED;
 	}
 	ctx->n_fields = n_keys;
-	/* A numeric first key is fully decided by the precomputed rank. */
-	ctx->first_unranked = n_keys &&
-			      (ctx->fields[0].type == TRACING_MAP_UNSIGNED ||
-			       ctx->fields[0].type == TRACING_MAP_SIGNED);
 	return 0;
 }
 
@@ -894,7 +902,7 @@ int tracing_map_sort_entries(struct tracing_map *map,
 	struct sort_pair *pairs = NULL;
 	unsigned long *present;
 	struct sort_ctx ctx;
-	unsigned int pos;
+	unsigned int pos, k;
 	int n = 0, i = 0, idx;
 
 	*entries = NULL;
@@ -926,8 +934,10 @@ int tracing_map_sort_entries(struct tracing_map *map,
 		if (i == n)
 			break;
 		pairs[i].elt = elt_at(map, idx);
-		pairs[i].rank = ctx.first_unranked ?
-				field_rank(&ctx.fields[0], pairs[i].elt) : 0;
+		for (k = 0; k < ctx.n_fields; k++)
+			if (ctx.fields[k].ranked)
+				pairs[i].rank[k] = field_rank(&ctx.fields[k],
+							      pairs[i].elt);
 		i++;
 	}
 	kvfree(present);

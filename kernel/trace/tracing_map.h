@@ -92,12 +92,20 @@ struct tracing_map_ops {
 /**
  * struct tracing_map_sort_key - one level of ordering for a sort
  * @field_idx: index returned by tracing_map_add_sum_field() or
- *	tracing_map_add_key_field()
+ *	tracing_map_add_key_field(); unused when @rank is set
  * @descending: largest first instead of smallest first
+ * @rank: optional; the element's place for this key, computed by the
+ *	map's client from what it keeps (e.g. a maximum or a percentile),
+ *	as a u64 whose unsigned order is the ascending order.  It is
+ *	called once per element per sort, in process context.
+ * @arg: passed to @rank
  */
 struct tracing_map_sort_key {
 	unsigned int	field_idx;
 	bool		descending;
+	u64		(*rank)(const struct tracing_map_elt *elt,
+				const void *arg);
+	const void	*arg;
 };
 
 /**
