@@ -89,12 +89,14 @@
 
 #define HIST_KEYS_MAX		TRACING_MAP_KEYS_MAX
 /*
- * hitcount is vals[0]; then at most two values of the user's, the limit
- * upstream's hist triggers have, so that a trigger one accepts the other
- * accepts too.
+ * Numeric keys up to this many are built on the hit path's stack, more
+ * in a per-CPU buffer: a bigger frame there would lengthen the stack
+ * walks of the triggers that take stacks (trace_hist_run.c).
  */
-#define HIST_VALS_MAX		3
-#define HIST_SORT_KEYS_MAX	2
+#define HIST_KEY_STACK_WORDS	3
+/* hitcount is vals[0]; then up to 15 values of the user's */
+#define HIST_VALS_MAX		16
+#define HIST_SORT_KEYS_MAX	TRACING_MAP_SORT_KEYS_MAX
 /* size= takes 2^7 to 2^17 entries, as upstream's hist triggers do */
 #define HIST_MAP_BITS_MAX	17
 /* Stacks: HIST_STACKTRACE_DEPTH entries, from trace.h */
@@ -406,7 +408,9 @@ struct hist_attrs {
  * @single_u64_key: the key is one number, built in a register
  * @clearing: a clear is emptying the map: every hit returns at once
  *	(written under event_mutex, read on the hit path)
- * @key_has_bytes: a key is a string or a stack: clear the buffer first
+ * @key_in_pad: the key is built in a per-CPU buffer, cleared first: it
+ *	has a string or a stack in it, or more numbers than
+ *	HIST_KEY_STACK_WORDS
  * @needs_comm: an element keeps the comm of the task that created it
  *	(.execname)
  * @uses_timestamp: common_timestamp is read: the buffer's clock matters
@@ -461,7 +465,7 @@ struct hist_data {
 	unsigned int			key_size;
 	bool				single_u64_key;
 	bool				clearing;
-	bool				key_has_bytes;
+	bool				key_in_pad;
 	bool				needs_comm;
 	bool				uses_timestamp;
 	struct tracing_map		*map;

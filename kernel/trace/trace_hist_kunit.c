@@ -1575,11 +1575,13 @@ static void hist_nest_one(struct kunit *test, const char *text,
 
 /*
  * Each way the hit path builds its key: in registers, on the stack, in
- * a per-CPU pad (strings and stacks), with variables.
+ * a per-CPU pad (strings and stacks, and more than HIST_KEY_STACK_WORDS
+ * numbers), with variables.
  */
 static const char * const hist_nest_texts[] = {
 	"keys=a:vals=c",
 	"keys=a,b:vals=c",
+	"keys=a,b,c,a:vals=c",		/* more numbers than the stack takes */
 	"keys=name,a:vals=c",
 	"keys=stack:vals=c",
 	"keys=a:vals=c:v=c",

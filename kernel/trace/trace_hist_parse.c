@@ -334,7 +334,7 @@ static int hist_parse_keys(const struct hist_parse_ctx *ctx,
 			return -EINVAL;
 		}
 		if (hist_field_is_bytes(hf)) {
-			hd->key_has_bytes = true;
+			hd->key_in_pad = true;
 			hf->key_size = ALIGN(hf->size, sizeof(u64));
 		} else {
 			hf->key_size = sizeof(u64);
@@ -350,7 +350,9 @@ static int hist_parse_keys(const struct hist_parse_ctx *ctx,
 	}
 	hd->key_size = offset;
 	hd->lookup_size = offset;
-	hd->single_u64_key = hd->n_keys == 1 && !hd->key_has_bytes;
+	hd->single_u64_key = hd->n_keys == 1 && !hd->key_in_pad;
+	if (hd->n_keys > HIST_KEY_STACK_WORDS)
+		hd->key_in_pad = true;
 	return 0;
 }
 

@@ -67,8 +67,9 @@ static void hist_build_key(const struct hist_data *hd, u64 *key,
 }
 
 /*
- * Keys with a string or a stack in them, and the keys of the general
- * path, are built in a per-CPU buffer, not on the stack: a stack key or
+ * Keys with a string or a stack in them, keys of more than
+ * HIST_KEY_STACK_WORDS numbers, and the keys of the general path, are
+ * built in a per-CPU buffer, not on the stack: a stack key or
  * variable is taken by walking the stack, and the simplest unwinder
  * reads every word of it, so a key buffer there would lengthen the walk
  * it is filled by.  A hit can nest in another on the same CPU (an
@@ -167,7 +168,10 @@ static __always_inline void hist_update(struct hist_data *hd,
 							  hit));
 }
 
-/* A key with a string or a stack in it: a buffer to clear and fill. */
+/*
+ * A key with a string or a stack in it, or of many numbers: a buffer to
+ * clear and fill.
+ */
 static noinline void hist_hit_bytes(struct hist_data *hd,
 				    struct hist_hit *hit)
 {
@@ -207,7 +211,7 @@ void hist_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
 	 * rest of a one-key hit.
 	 */
 	struct hist_hit hit __uninitialized;
-	u64 key[HIST_KEYS_MAX] __uninitialized;
+	u64 key[HIST_KEY_STACK_WORDS] __uninitialized;
 
 	/*
 	 * The core calls triggers without a record while a trigger that
@@ -224,7 +228,7 @@ void hist_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
 	} else if (likely(hd->single_u64_key)) {
 		key[0] = hist_fetch(hd, &hd->keys[0], &hit);
 		hist_update(hd, key, &hit);
-	} else if (!hd->key_has_bytes) {
+	} else if (!hd->key_in_pad) {
 		hist_build_key(hd, key, &hit);
 		hist_update(hd, key, &hit);
 	} else {

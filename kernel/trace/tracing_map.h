@@ -16,11 +16,12 @@
 #define TRACING_MAP_BITS_DEFAULT	11
 #define TRACING_MAP_BITS_MAX		20
 
-/* Largest key: three fields including a 256-byte string, or a stack. */
+/* Largest key: two 256-byte strings, or a stack and some numbers. */
 #define TRACING_MAP_KEY_SIZE_MAX	512
 
-#define TRACING_MAP_SUMS_MAX		8
-#define TRACING_MAP_KEYS_MAX		3
+/* Room for the values of a hist trigger, a word or more each */
+#define TRACING_MAP_SUMS_MAX		64
+#define TRACING_MAP_KEYS_MAX		8
 #define TRACING_MAP_FIELDS_MAX		(TRACING_MAP_SUMS_MAX + \
 					 TRACING_MAP_KEYS_MAX)
 #define TRACING_MAP_VARS_MAX		16
