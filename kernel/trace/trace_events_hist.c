@@ -785,6 +785,12 @@ static int hist_trigger_create(const struct hist_parse_ctx *ctx,
 		if (ret)
 			goto out_data;
 	}
+	/* a trigger joining a named histogram uses that one's map */
+	if (!data->named_data) {
+		ret = hist_data_make_map(ctx, hd);
+		if (ret)
+			goto out_named;
+	}
 	/* the setter consumes its argument: give it a copy */
 	ret = -ENOMEM;
 	if (if_filter) {

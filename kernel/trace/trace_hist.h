@@ -583,7 +583,8 @@ int hist_parse_attrs(const struct hist_parse_ctx *ctx, char *param,
 void hist_free_attrs(struct hist_attrs *attrs);
 struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 				   struct trace_event_file *file,
-				   struct hist_attrs *attrs, bool with_map);
+				   struct hist_attrs *attrs, bool resolve);
+int hist_data_make_map(const struct hist_parse_ctx *ctx, struct hist_data *hd);
 void hist_data_destroy(struct hist_data *hd);
 bool hist_data_compatible(const struct hist_data *a,
 			  const struct hist_data *b);

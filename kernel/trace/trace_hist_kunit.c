@@ -214,6 +214,23 @@ static void hist_test_refused(struct kunit *test,
 				    "\"%s\"", texts[i]);
 }
 
+/* A histogram with its map, from env->attrs, as a created trigger has. */
+static struct hist_data *hist_test_create(struct hist_test_env *env)
+{
+	struct hist_data *hd;
+	int ret;
+
+	hd = hist_data_create(&env->ctx, &env->file, &env->attrs, true);
+	if (IS_ERR(hd))
+		return hd;
+	ret = hist_data_make_map(&env->ctx, hd);
+	if (ret) {
+		hist_data_destroy(hd);
+		return ERR_PTR(ret);
+	}
+	return hd;
+}
+
 /* Knuth's MMIX generator: deterministic, and every bit moves. */
 static u64 hist_test_rand(u64 *state)
 {
@@ -1498,7 +1515,7 @@ static void hist_nest_one(struct kunit *test, const char *text,
 	KUNIT_ASSERT_NOT_NULL(test, n);
 	KUNIT_ASSERT_EQ_MSG(test, hist_test_attrs(env, text), 0, "%s", text);
 	mutex_lock(&event_mutex);
-	hd = hist_data_create(&env->ctx, &env->file, &env->attrs, true);
+	hd = hist_test_create(env);
 	mutex_unlock(&event_mutex);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(hd), "%s: %d", text,
 			       PTR_ERR_OR_ZERO(hd));
@@ -1632,7 +1649,7 @@ static void hist_test_clear_vs_enable(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, data);
 	KUNIT_ASSERT_EQ(test, hist_test_attrs(env, "keys=a:vals=c"), 0);
 	mutex_lock(&event_mutex);
-	hd = hist_data_create(&env->ctx, &env->file, &env->attrs, true);
+	hd = hist_test_create(env);
 	mutex_unlock(&event_mutex);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(hd));
 	data->private_data = hd;

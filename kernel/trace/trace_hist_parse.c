@@ -695,10 +695,13 @@ char *hist_spec_text(const struct hist_data *hd, unsigned int parts)
  * @file: the event the trigger is written to
  * @attrs: parsed by hist_parse_attrs(); ownership of its allocations
  *	moves to the new hist_data, even on error (@attrs is cleared)
- * @with_map: allocate the map and resolve references and actions
- *	against the live histograms and synthetic events; without it the
- *	histogram only serves to find an existing trigger with the same
- *	text
+ * @resolve: resolve references and actions against the live histograms
+ *	and synthetic events, as a trigger that may be created must;
+ *	without it the histogram only serves to find an existing trigger
+ *	with the same text
+ *
+ * The map comes later, from hist_data_make_map(), once it is known
+ * that a trigger is created with this histogram.
  *
  * Context: process, event_mutex held.
  * Return: the new histogram, or an ERR_PTR (logged when the text is
@@ -707,7 +710,7 @@ char *hist_spec_text(const struct hist_data *hd, unsigned int parts)
  */
 struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 				   struct trace_event_file *file,
-				   struct hist_attrs *attrs, bool with_map)
+				   struct hist_attrs *attrs, bool resolve)
 {
 	struct hist_data *hd;
 	char *sort;
@@ -724,7 +727,7 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 	sort = hd->attrs.sort;
 	hd->tr = file->tr;
 	hd->event_file = file;
-	hd->resolve = with_map;
+	hd->resolve = resolve;
 	hd->pins = 1;
 	INIT_LIST_HEAD(&hd->var_node);
 	INIT_LIST_HEAD(&hd->sharer_pins);
@@ -747,8 +750,6 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 		if (!hd->match)
 			ret = -ENOMEM;
 	}
-	if (!ret && with_map)
-		ret = hist_create_map(hd);
 	hd->attrs.keys = NULL;
 	hd->attrs.vals = NULL;
 	hd->attrs.sort = NULL;
@@ -757,6 +758,23 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 		return ERR_PTR(ret);
 	}
 	return hd;
+}
+
+/**
+ * hist_data_make_map - allocate the map of a histogram about to be used
+ * @ctx: the command, for error_log
+ * @hd: made by hist_data_create() with @resolve, within this command
+ *
+ * Only a trigger that is created, and does not join a named histogram,
+ * needs a map: one that only pauses, clears or names an existing
+ * trigger costs none.
+ *
+ * Context: process, event_mutex held.
+ * Return: 0, or -ENOMEM.
+ */
+int hist_data_make_map(const struct hist_parse_ctx *ctx, struct hist_data *hd)
+{
+	return hist_create_map(hd);
 }
 
 /**
