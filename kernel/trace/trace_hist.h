@@ -191,6 +191,29 @@ enum hist_xform {
 	HIST_XFORM_BUCKETS,
 };
 
+/* What a value shows of the numbers its hits gave it. */
+enum hist_agg {
+	HIST_AGG_SUM,
+	HIST_AGG_MIN,
+	HIST_AGG_MAX,
+	HIST_AGG_AVG,
+	HIST_AGG_STDDEV,
+	HIST_AGG_PCT,
+};
+
+/*
+ * What a hit does to a value's words; several aggregations share one.
+ * See "Aggregations" below for the layout.
+ */
+enum hist_update {
+	HIST_UPD_SUM,		/* add to one word */
+	HIST_UPD_MAX,		/* raise one word (min and max, see below) */
+	HIST_UPD_SUM128,	/* add to a 128-bit sum (avg) */
+	HIST_UPD_SQUARES,	/* and the 128-bit sum of squares (stddev) */
+	HIST_UPD_BUCKETS,	/* count in the percentile buckets */
+	HIST_UPD_NONE,		/* another value of the field counts them */
+};
+
 /**
  * struct hist_field - one key or value of a hist trigger
  * @fetch: how to read it (enum hist_fetch)
@@ -218,6 +241,14 @@ enum hist_xform {
  * @slot: for a reference, the index of its value in struct hist_hit
  * @operands: an expression's operands (the second is NULL for NEG)
  * @var_name: for a key that is also a variable, the variable's name
+ * @agg: for a value, what it shows (enum hist_agg)
+ * @update: for a value, what a hit does (enum hist_update)
+ * @agg_mask: .min and .max: what the word is xor'ed with
+ *	(hist_extreme_mask())
+ * @pct: .pD: the percentile, in millionths (p99 is 990000)
+ * @pct_at: .pD: where its bucket array is in hist_elt_data.slots
+ * @agg_name: an aggregated value's name, its field's name and the
+ *	aggregation ("lat.max" for "$lat.max"); @name points at it
  */
 struct hist_field {
 	u8				fetch;
@@ -241,6 +272,12 @@ struct hist_field {
 	unsigned int			slot;
 	struct hist_field		*operands[2];
 	char				*var_name;
+	u8				agg;
+	u8				update;
+	u64				agg_mask;
+	u32				pct;
+	unsigned int			pct_at;
+	char				*agg_name;
 };
 
 /**
@@ -403,7 +440,12 @@ struct hist_attrs {
  * @n_keys: number of @keys
  * @n_vals: number of @vals, hitcount included
  * @sort_keys: the sort order, as tracing_map field indexes
+ * @sort_fields: the key or value each of @sort_keys sorts by
  * @n_sort_keys: number of @sort_keys
+ * @n_sums: tracing_map sum words the values take
+ * @pct_bytes: bytes of percentile buckets each entry keeps
+ * @pct_text: where the first percentile is in the command, for
+ *	error_log; only valid while the command runs
  * @key_size: bytes in the key buffer
  * @single_u64_key: the key is one number, built in a register
  * @clearing: a clear is emptying the map: every hit returns at once
@@ -461,7 +503,11 @@ struct hist_data {
 	unsigned int			n_keys;
 	unsigned int			n_vals;
 	struct tracing_map_sort_key	sort_keys[HIST_SORT_KEYS_MAX];
+	const struct hist_field		*sort_fields[HIST_SORT_KEYS_MAX];
 	unsigned int			n_sort_keys;
+	unsigned int			n_sums;
+	size_t				pct_bytes;
+	const char			*pct_text;
 	unsigned int			key_size;
 	bool				single_u64_key;
 	bool				clearing;
@@ -500,7 +546,8 @@ struct hist_data {
  * struct hist_elt_data - what a map element keeps besides its sums
  * @comm: the comm of the task that created the entry (.execname)
  * @slots: hist_data.n_str_slots slots of HIST_SLOT_SIZE bytes for the
- *	strings and stacks of variables and saved fields
+ *	strings and stacks of variables and saved fields, then
+ *	hist_data.pct_bytes of percentile buckets
  */
 struct hist_elt_data {
 	char	comm[TASK_COMM_LEN];
@@ -577,6 +624,17 @@ struct hist_data *hist_find_unique(struct trace_array *tr, const char *var,
 				   unsigned int *idx);
 bool hist_var_on_event(const struct hist_data *hd, const char *name);
 
+/* 2 core: trace_hist_agg.c */
+u64 hist_avg128(const u64 *sum, u64 n, bool is_signed);
+u64 hist_stddev128(const u64 *sum, const u64 *squares, u64 n,
+		   bool is_signed);
+unsigned int hist_pct_buckets(bool is_signed);
+u64 hist_pct_bucket_value(unsigned int idx, bool is_signed);
+u64 hist_pct_value(const atomic64_t *buckets, bool is_signed, u32 pct);
+u64 hist_val_read(const struct hist_field *hf,
+		  const struct tracing_map_elt *elt);
+u64 hist_val_rank(const struct tracing_map_elt *elt, const void *arg);
+
 /* 3 compiler: trace_hist_parse.c, _expr.c, _vars.c, _actions.c */
 int hist_parse_attrs(const struct hist_parse_ctx *ctx, char *param,
 		     struct hist_attrs *attrs);
@@ -607,6 +665,7 @@ int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 int hist_actions_parse(const struct hist_parse_ctx *ctx,
 		       struct trace_event_file *file, struct hist_data *hd);
 int hist_handler_of(const char *text);
+int hist_agg_of(const char *word, u32 *pct);
 const struct hist_action *hist_save_action(const struct hist_data *hd);
 void hist_actions_free(struct hist_data *hd);
 
@@ -682,6 +741,11 @@ enum {
 	HIST_ERR_VAR_IN_USE,
 	HIST_ERR_NAMED_OTHER_INSTANCE,
 	HIST_ERR_ENABLE_FAIL,
+	HIST_ERR_AGG_ON_KEY,
+	HIST_ERR_AGG_TWICE,
+	HIST_ERR_AGG_BAD_TYPE,
+	HIST_ERR_BAD_PERCENTILE,
+	HIST_ERR_PCT_TOO_BIG,
 	HIST_ERR_MAX,
 };
 
@@ -823,6 +887,144 @@ hist_copy_stack(unsigned long *dst, const unsigned long *src, unsigned int len)
 		 (unsigned long)HIST_STACKTRACE_DEPTH);
 	memcpy(dst, src + 1, n * sizeof(long));
 	return n;
+}
+
+/*
+ * Aggregations
+ * ------------
+ * A value keeps what its hits gave it in words of the map element (the
+ * tracing_map sums), from its map_idx on, and percentiles also in
+ * buckets of struct hist_elt_data.  A cleared element is all zeroes, and
+ * each layout reads zero as "no value yet":
+ *
+ *   plain, .sum  1 word: the sum, modulo 2^64
+ *   .min, .max   1 word that only grows: the value xor'ed with a mask
+ *                (hist_extreme_mask()) that makes the unsigned order of
+ *                the words the order wanted, smaller first for .min,
+ *                signed or not
+ *   .avg         the 128-bit sum, 2 words; for a signed value 4: the sum
+ *                of the positive numbers, then that of the magnitudes of
+ *                the negative ones (hist_sum_words())
+ *   .stddev      the same sums, then the 128-bit sum of squares, then a
+ *                word set once that sum passed 2^128
+ *   .pD          HIST_PCT_BUCKETS counters (twice that when signed): the
+ *                buckets of hist_pct_index(), shared by every percentile
+ *                of one field
+ *
+ * A 128-bit sum only carries into its high word when its low word
+ * overflows, which a reader may see late.  Sums that only grow make
+ * that a rare event; one two's complement sum would carry, or borrow,
+ * each time it crossed zero.
+ *
+ * The number of values seen is the entry's hitcount, as every hit
+ * updates every value.
+ *
+ * Percentile buckets are log-linear: numbers below 2 << bits are their
+ * own bucket, and each power of two above is cut into 1 << bits
+ * buckets of equal width.  Percentiles use bits = 4: a
+ * bucket is at most 1/16 of its lower bound wide, and its midpoint is
+ * within 1/32 (3.125%) of anything in it.
+ */
+#define HIST_PCT_SUB_BITS	4
+#define HIST_PCT_BUCKETS	((65 - HIST_PCT_SUB_BITS) << HIST_PCT_SUB_BITS)
+/* The most a histogram's percentile buckets may take, all entries */
+#define HIST_PCT_MEM_MAX	(64UL << 20)
+
+/**
+ * hist_loglin_shift - how wide the log-linear bucket of a number is
+ * @val: the number
+ * @bits: log2 of the buckets per power of two
+ *
+ * Return: log2 of the bucket's width.
+ */
+static __always_inline unsigned int hist_loglin_shift(u64 val,
+						      unsigned int bits)
+{
+	int shift = fls64(val) - 1 - (int)bits;
+
+	return shift > 0 ? shift : 0;
+}
+
+/**
+ * hist_pct_index - the percentile bucket of a number
+ * @val: the number
+ *
+ * Return: 0 to HIST_PCT_BUCKETS - 1, in the order of the numbers.
+ */
+static __always_inline unsigned int hist_pct_index(u64 val)
+{
+	unsigned int shift = hist_loglin_shift(val, HIST_PCT_SUB_BITS);
+
+	return (shift << HIST_PCT_SUB_BITS) + (unsigned int)(val >> shift);
+}
+
+/**
+ * hist_pct_slot - the counter of a number in a value's buckets
+ * @val: the number
+ * @is_signed: the value is signed: negative numbers come first
+ *
+ * Return: the index, in the order of the numbers.
+ */
+static __always_inline unsigned int hist_pct_slot(u64 val, bool is_signed)
+{
+	if (!is_signed)
+		return hist_pct_index(val);
+	if ((s64)val < 0)
+		return HIST_PCT_BUCKETS - 1 - hist_pct_index(-val);
+	return HIST_PCT_BUCKETS + hist_pct_index(val);
+}
+
+/**
+ * hist_mul128 - the full product of two u64
+ * @a: one factor
+ * @b: the other
+ * @hi: receives the high 64 bits
+ *
+ * Return: the low 64 bits.
+ */
+static __always_inline u64 hist_mul128(u64 a, u64 b, u64 *hi)
+{
+#if defined(CONFIG_ARCH_SUPPORTS_INT128) && defined(__SIZEOF_INT128__)
+	u128 p = (u128)a * b;
+
+	*hi = p >> 64;
+	return (u64)p;
+#else
+	u64 ll = (u64)lower_32_bits(a) * lower_32_bits(b);
+	u64 lh = (u64)lower_32_bits(a) * upper_32_bits(b);
+	u64 hl = (u64)upper_32_bits(a) * lower_32_bits(b);
+	u64 hh = (u64)upper_32_bits(a) * upper_32_bits(b);
+	u64 mid = upper_32_bits(ll) + lower_32_bits(lh) + lower_32_bits(hl);
+
+	*hi = hh + upper_32_bits(lh) + upper_32_bits(hl) + upper_32_bits(mid);
+	return (mid << 32) | lower_32_bits(ll);
+#endif
+}
+
+/**
+ * hist_sum_words - the words of an .avg or .stddev value's sums
+ * @hf: the value
+ *
+ * Return: 2, one 128-bit sum; 4 for a signed value, whose positive and
+ * negative numbers are summed apart.
+ */
+static __always_inline unsigned int hist_sum_words(const struct hist_field *hf)
+{
+	return hf->is_signed ? 4 : 2;
+}
+
+/**
+ * hist_extreme_mask - the mask of a .min or .max word
+ * @is_min: for .min
+ * @is_signed: the value is signed
+ *
+ * Return: the mask; a word holds the value xor'ed with it.
+ */
+static inline u64 hist_extreme_mask(bool is_min, bool is_signed)
+{
+	u64 mask = is_signed ? BIT_ULL(63) : 0;
+
+	return is_min ? ~mask : mask;
 }
 
 /**

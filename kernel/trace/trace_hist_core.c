@@ -72,6 +72,13 @@ static const char * const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_VAR_IN_USE]		= "Variable is still referenced by another hist trigger",
 	[HIST_ERR_NAMED_OTHER_INSTANCE]	= "Named hist trigger is in another instance",
 	[HIST_ERR_ENABLE_FAIL]		= "Couldn't enable the event",
+	[HIST_ERR_AGG_ON_KEY]	=
+		"Aggregations (min, max, avg, stddev, sum, pN) are for values only",
+	[HIST_ERR_AGG_TWICE]		= "A value takes one aggregation",
+	[HIST_ERR_AGG_BAD_TYPE]		= "Aggregations need a numeric value",
+	[HIST_ERR_BAD_PERCENTILE]	= "Invalid percentile (p followed by 1 to 6 digits)",
+	[HIST_ERR_PCT_TOO_BIG]	=
+		"Percentile buckets would take over 64 MiB: use a smaller size=",
 };
 
 /**
@@ -98,17 +105,37 @@ static int hist_elt_alloc(struct tracing_map *map, struct tracing_map_elt *elt)
 {
 	struct hist_data *hd = tracing_map_private(map);
 	size_t size = struct_size_t(struct hist_elt_data, slots,
-				    hd->n_str_slots * HIST_SLOT_SIZE);
+				    hd->n_str_slots * HIST_SLOT_SIZE +
+				    hd->pct_bytes);
 
-	if (!hd->needs_comm && !hd->n_str_slots)
+	/* the percentile counters after the slots are atomic64_t */
+	BUILD_BUG_ON(offsetof(struct hist_elt_data, slots) % sizeof(u64));
+	BUILD_BUG_ON(HIST_SLOT_SIZE % sizeof(u64));
+	if (!hd->needs_comm && !hd->n_str_slots && !hd->pct_bytes)
 		return 0;
-	elt->private_data = kzalloc(size, GFP_KERNEL);
+	/* percentile buckets make an element some kilobytes */
+	elt->private_data = kvzalloc(size, GFP_KERNEL);
 	return elt->private_data ? 0 : -ENOMEM;
 }
 
 static void hist_elt_free(struct tracing_map *map, struct tracing_map_elt *elt)
 {
-	kfree(elt->private_data);
+	kvfree(elt->private_data);
+}
+
+/*
+ * A clear empties the percentile buckets; nothing counts into them
+ * meanwhile (see tracing_map_clear()).  The slots need nothing: a value
+ * there is only read once a hit has written it.
+ */
+static void hist_elt_clear(struct tracing_map *map, struct tracing_map_elt *elt)
+{
+	struct hist_data *hd = tracing_map_private(map);
+	struct hist_elt_data *ed = elt->private_data;
+
+	if (hd->pct_bytes)
+		memset(ed->slots + hd->n_str_slots * HIST_SLOT_SIZE, 0,
+		       hd->pct_bytes);
 }
 
 /* Hit path, new key: remember who made it, for .execname. */
@@ -123,6 +150,7 @@ static void hist_elt_init(struct tracing_map *map, struct tracing_map_elt *elt)
 const struct tracing_map_ops hist_elt_ops = {
 	.elt_alloc	= hist_elt_alloc,
 	.elt_free	= hist_elt_free,
+	.elt_clear	= hist_elt_clear,
 	.elt_init	= hist_elt_init,
 };
 
@@ -153,6 +181,7 @@ void hist_field_release(struct hist_field *hf)
 	}
 	kfree(hf->spec);
 	kfree(hf->var_name);
+	kfree(hf->agg_name);
 	memset(hf, 0, sizeof(*hf));
 }
 

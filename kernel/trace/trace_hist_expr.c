@@ -72,7 +72,13 @@ static int hist_parse_modifier(const struct hist_parse_ctx *ctx,
 {
 	size_t n = str_has_prefix(mod, "bucket");
 	unsigned int i;
+	u32 pct;
 
+	/* vals= takes its aggregation off first: this one is misplaced */
+	if (hist_agg_of(mod, &pct) >= 0) {
+		hist_err(ctx, HIST_ERR_AGG_ON_KEY, mod);
+		return -EINVAL;
+	}
 	if (n) {
 		char *num = mod + n;
 

@@ -16,10 +16,12 @@
  *    histogram from a trigger's text (see hist_test_fuzz_grammar());
  *  - hits of one histogram nested on a CPU: the hit path called in a
  *    loop while a hard interrupt timer, or on x86 an NMI, on the same
- *    CPU calls it too (see hist_test_nested_hits()).
+ *    CPU calls it too (see hist_test_nested_hits()), and aggregated
+ *    values hit from both CPUs and a timer while they are read
+ *    (hist_test_agg_concurrent()).
  *
  * Whole triggers on real events are covered by the ftrace selftests.
- * Only the nesting test builds a map and hits it.
+ * Only the nesting and aggregation tests build a map and hit it.
  * What the parser refuses is logged to the top-level error_log, as it
  * would be from a trigger file.
  */
@@ -1631,6 +1633,198 @@ static void hist_test_nmi_hits(struct kunit *test)
 }
 
 /*
+ * Aggregated values under concurrent hits of one key: this CPU hits it
+ * in batches, a hard interrupt timer on this CPU hits it in between
+ * (nested in a batch or not), a kthread on another CPU hits it all the
+ * while, and between batches this CPU reads the entry.  A maximum read
+ * never goes down and a minimum never up; at the end they, the
+ * hitcount and the 128-bit sum of the mean are exactly what the hitters
+ * gave.
+ */
+struct hist_agg_racer {
+	struct event_trigger_data	*data;
+	struct hist_test_rec		rec;
+	u64				state;
+	u64				max;
+	u64				min;
+	u64				sum[2];
+	u64				hits;
+};
+
+struct hist_agg_race {
+	struct hrtimer		timer;
+	struct hist_agg_racer	racer[3];	/* this CPU, its timer, the other */
+	struct task_struct	*other;
+};
+
+static void hist_agg_race_hit(struct hist_agg_racer *r)
+{
+	/* at most 2^48: the sums may pass 2^64, as they must be able to */
+	u64 v = hist_test_rand_mag(&r->state) >> 16, old = r->sum[0];
+
+	r->rec.c = v;
+	hist_hit(r->data, NULL, &r->rec, NULL);
+	r->max = max(r->max, v);
+	r->min = min(r->min, v);
+	r->sum[0] += v;
+	r->sum[1] += r->sum[0] < old;
+	WRITE_ONCE(r->hits, r->hits + 1);
+}
+
+static enum hrtimer_restart hist_agg_race_fire(struct hrtimer *timer)
+{
+	struct hist_agg_race *race = container_of(timer, struct hist_agg_race,
+						  timer);
+
+	hist_agg_race_hit(&race->racer[1]);
+	if (race->racer[1].hits >= NEST_IRQ_HITS)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime(NEST_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+
+static int hist_agg_race_other(void *arg)
+{
+	struct hist_agg_racer *r = arg;
+	unsigned int i;
+
+	while (!kthread_should_stop()) {
+		preempt_disable();
+		for (i = 0; i < NEST_BATCH; i++)
+			hist_agg_race_hit(r);
+		preempt_enable();
+		cond_resched();
+	}
+	return 0;
+}
+
+static void hist_agg_race_stop(void *arg)
+{
+	struct hist_agg_race *race = arg;
+
+	hrtimer_cancel(&race->timer);
+	if (race->other)
+		kthread_stop(race->other);
+	race->other = NULL;
+}
+
+static void hist_test_agg_concurrent(struct kunit *test)
+{
+	static const char text[] = "keys=a:vals=c.max,c.min,c.avg";
+	struct hist_test_env *env = test->priv;
+	u64 key = REC_A, hits = 0, max = 0, min = U64_MAX, sum[2] = {};
+	u64 seen_max = 0, seen_min = U64_MAX, old;
+	unsigned int backwards = 0, reads = 0;
+	const struct hist_field *vmax, *vmin, *vavg;
+	struct event_trigger_data *data;
+	struct tracing_map_elt *elt;
+	struct hist_agg_race *race;
+	unsigned long deadline;
+	unsigned int i, other;
+	struct hist_data *hd;
+	int ret;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "no other CPU to hit from");
+	race = kunit_kzalloc(test, sizeof(*race), GFP_KERNEL);
+	data = kunit_kzalloc(test, sizeof(*data), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, race);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	KUNIT_ASSERT_EQ(test, hist_test_attrs(env, text), 0);
+	mutex_lock(&event_mutex);
+	hd = hist_test_create(env);
+	mutex_unlock(&event_mutex);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(hd));
+	data->private_data = hd;
+	vmax = &hd->vals[1];
+	vmin = &hd->vals[2];
+	vavg = &hd->vals[3];
+	for (i = 0; i < ARRAY_SIZE(race->racer); i++) {
+		race->racer[i].data = data;
+		race->racer[i].rec = env->rec;
+		race->racer[i].state = i + 1;
+		race->racer[i].min = U64_MAX;
+	}
+
+	hrtimer_init(&race->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	race->timer.function = hist_agg_race_fire;
+	ret = kunit_add_action_or_reset(test, hist_agg_race_stop, race);
+	if (ret) {
+		KUNIT_FAIL(test, "no action: %d", ret);
+		goto out;
+	}
+	migrate_disable();
+	other = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	race->other = kthread_create(hist_agg_race_other, &race->racer[2],
+				     "hist_kunit_agg");
+	if (IS_ERR(race->other)) {
+		race->other = NULL;
+		migrate_enable();
+		KUNIT_FAIL(test, "no kthread");
+		goto out;
+	}
+	kthread_bind(race->other, other);
+	wake_up_process(race->other);
+	hrtimer_start(&race->timer, ns_to_ktime(NEST_PERIOD_NS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	deadline = jiffies + 20 * HZ;
+	while ((READ_ONCE(race->racer[1].hits) < NEST_IRQ_HITS ||
+		READ_ONCE(race->racer[2].hits) < 10 * NEST_BATCH) &&
+	       time_before(jiffies, deadline)) {
+		preempt_disable();
+		for (i = 0; i < NEST_BATCH; i++)
+			hist_agg_race_hit(&race->racer[0]);
+		preempt_enable();
+		elt = tracing_map_lookup(hd->map, &key);
+		if (!elt)
+			continue;
+		old = seen_max;
+		seen_max = hist_val_read(vmax, elt);
+		backwards += seen_max < old;
+		old = seen_min;
+		seen_min = hist_val_read(vmin, elt);
+		backwards += seen_min > old;
+		reads++;
+		cond_resched();
+	}
+	kunit_release_action(test, hist_agg_race_stop, race);
+	migrate_enable();
+
+	for (i = 0; i < ARRAY_SIZE(race->racer); i++) {
+		const struct hist_agg_racer *r = &race->racer[i];
+
+		hits += r->hits;
+		max = max(max, r->max);
+		min = min(min, r->min);
+		old = sum[0];
+		sum[0] += r->sum[0];
+		sum[1] += r->sum[1] + (sum[0] < old);
+	}
+	kunit_info(test, "%llu hits, %llu from a timer, %llu from another CPU, %u reads\n",
+		   hits, race->racer[1].hits, race->racer[2].hits, reads);
+	KUNIT_EXPECT_EQ(test, race->racer[1].hits, NEST_IRQ_HITS);
+	KUNIT_EXPECT_GT(test, reads, 0);
+	KUNIT_EXPECT_EQ_MSG(test, backwards, 0,
+			    "a maximum read went down or a minimum up");
+	elt = tracing_map_lookup(hd->map, &key);
+	KUNIT_EXPECT_NOT_NULL(test, elt);
+	if (!elt)
+		goto out;
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, 0), hits);
+	KUNIT_EXPECT_EQ(test, hist_val_read(vmax, elt), max);
+	KUNIT_EXPECT_EQ(test, hist_val_read(vmin, elt), min);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, vavg->map_idx), sum[0]);
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(elt, vavg->map_idx + 1),
+			sum[1]);
+	KUNIT_EXPECT_EQ(test, hist_val_read(vavg, elt),
+			hist_avg128(sum, hits, false));
+out:
+	mutex_lock(&event_mutex);
+	hist_data_destroy(hd);
+	mutex_unlock(&event_mutex);
+}
+
+/*
  * enable_hist and disable_hist triggers write the paused flag from any
  * event, so they may fire while a clear is emptying the map.  The clear
  * must still keep every hit out until the map is whole, and must leave
@@ -1711,6 +1905,7 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE_SLOW(hist_test_nested_hits),
 	KUNIT_CASE_SLOW(hist_test_nmi_hits),
 	KUNIT_CASE(hist_test_clear_vs_enable),
+	KUNIT_CASE_SLOW(hist_test_agg_concurrent),
 	{}
 };
 

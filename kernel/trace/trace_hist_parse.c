@@ -12,8 +12,10 @@
  * The text being parsed is a copy of the command, so a token's position
  * is simply its distance from the start of that copy.
  */
+#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/math.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -237,6 +239,63 @@ void hist_free_attrs(struct hist_attrs *attrs)
 	memset(attrs, 0, sizeof(*attrs));
 }
 
+/* The aggregations a value can end in, as written. */
+static const char * const hist_agg_names[] = {
+	[HIST_AGG_SUM]		= "sum",
+	[HIST_AGG_MIN]		= "min",
+	[HIST_AGG_MAX]		= "max",
+	[HIST_AGG_AVG]		= "avg",
+	[HIST_AGG_STDDEV]	= "stddev",
+};
+
+/* A value's words in the map element ("Aggregations", trace_hist.h) */
+static unsigned int hist_agg_words(const struct hist_field *hf)
+{
+	switch (hf->agg) {
+	case HIST_AGG_AVG:
+		return hist_sum_words(hf);
+	case HIST_AGG_STDDEV:
+		return hist_sum_words(hf) + 3;
+	case HIST_AGG_PCT:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* The most digits of a percentile: p999999 is 99.9999% */
+#define HIST_PCT_DIGITS_MAX	6
+
+/**
+ * hist_agg_of - the aggregation a modifier names
+ * @word: the modifier, without its '.'
+ * @pct: for a percentile, receives it in millionths
+ *
+ * One or two digits after 'p' are whole percents; more put the decimal
+ * point after the second (p999 is 99.9%).
+ *
+ * Return: the enum hist_agg, -EINVAL for a 'p' and a digit that are no
+ * percentile, or -ENOENT if @word is no aggregation.
+ */
+int hist_agg_of(const char *word, u32 *pct)
+{
+	size_t len;
+	u32 val;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(hist_agg_names); i++)
+		if (!strcmp(word, hist_agg_names[i]))
+			return i;
+	if (word[0] != 'p' || !isdigit(word[1]))
+		return -ENOENT;
+	len = strlen(word + 1);
+	if (len > HIST_PCT_DIGITS_MAX || strspn(word + 1, "0123456789") != len ||
+	    kstrtou32(word + 1, 10, &val))
+		return -EINVAL;
+	*pct = val * int_pow(10, len <= 2 ? 4 : HIST_PCT_DIGITS_MAX - len);
+	return HIST_AGG_PCT;
+}
+
 /*
  * The expression of variable @name in the trigger's "name=..." parts,
  * copied, or NULL: keys=$name uses a variable's field as a key.
@@ -356,6 +415,133 @@ static int hist_parse_keys(const struct hist_parse_ctx *ctx,
 	return 0;
 }
 
+/*
+ * Split the aggregation off the end of a value, "lat.max": the value is
+ * then "lat", the whole of what is before, and @word "max".  Return the
+ * aggregation, HIST_AGG_SUM when there is none, or a logged -EINVAL.
+ */
+static int hist_split_agg(const struct hist_parse_ctx *ctx, char *tok,
+			  u32 *pct, const char **word)
+{
+	char *dot = strrchr(tok, '.'), *prev;
+	int agg;
+
+	if (!dot)
+		return HIST_AGG_SUM;
+	*word = dot + 1;
+	agg = hist_agg_of(dot + 1, pct);
+	if (agg == -ENOENT)
+		return HIST_AGG_SUM;
+	if (agg < 0) {
+		hist_err(ctx, HIST_ERR_BAD_PERCENTILE, dot + 1);
+		return agg;
+	}
+	*dot = '\0';
+	prev = strrchr(tok, '.');
+	if (prev && hist_agg_of(prev + 1, pct) != -ENOENT) {
+		hist_err(ctx, HIST_ERR_AGG_TWICE, dot + 1);
+		return -EINVAL;
+	}
+	return agg;
+}
+
+/*
+ * Where the percentile buckets of a value are: shared with an earlier
+ * percentile of the same field (the same text before ".pD"), else new
+ * ones after the others.
+ */
+static void hist_place_pct(struct hist_data *hd, struct hist_field *hf,
+			   size_t base_len)
+{
+	unsigned int i;
+
+	for (i = 1; i < hd->n_vals; i++) {
+		const struct hist_field *other = &hd->vals[i];
+		const char *dot = other->spec ? strrchr(other->spec, '.') : NULL;
+
+		if (other->agg == HIST_AGG_PCT && dot &&
+		    (size_t)(dot - other->spec) == base_len &&
+		    !strncmp(other->spec, hf->spec, base_len)) {
+			hf->pct_at = other->pct_at;
+			hf->update = HIST_UPD_NONE;
+			return;
+		}
+	}
+	hf->pct_at = hd->pct_bytes;
+	hf->update = HIST_UPD_BUCKETS;
+	hd->pct_bytes += hist_pct_buckets(hf->is_signed) * sizeof(atomic64_t);
+}
+
+/*
+ * A percentile as it is shown: whole percents as "p5", "p50", "p99"; a
+ * fraction as two digits, then the decimals ("p999", "p0505").
+ */
+static void hist_pct_word(char *buf, size_t size, u32 pct)
+{
+	u32 frac = pct % 10000;
+	int digits = 4;
+
+	if (!frac) {
+		snprintf(buf, size, "p%u", pct / 10000);
+		return;
+	}
+	while (!(frac % 10)) {
+		frac /= 10;
+		digits--;
+	}
+	snprintf(buf, size, "p%02u%0*u", pct / 10000, digits, frac);
+}
+
+/* Make @hf, parsed from the text before the aggregation, aggregate. */
+static int hist_set_agg(const struct hist_parse_ctx *ctx, struct hist_data *hd,
+			struct hist_field *hf, int agg, u32 pct,
+			const char *word)
+{
+	static const u8 updates[] = {
+		[HIST_AGG_SUM] = HIST_UPD_SUM, [HIST_AGG_MIN] = HIST_UPD_MAX,
+		[HIST_AGG_MAX] = HIST_UPD_MAX, [HIST_AGG_AVG] = HIST_UPD_SUM128,
+		[HIST_AGG_STDDEV] = HIST_UPD_SQUARES,
+		[HIST_AGG_PCT] = HIST_UPD_BUCKETS,	/* or NONE: hist_place_pct() */
+	};
+	size_t base_len = strlen(hf->spec);
+	char pct_word[16];
+	char *spec;
+
+	hf->agg = agg;
+	if (agg == HIST_AGG_SUM)
+		return 0;
+	if (hist_field_is_bytes(hf) ||
+	    (hf->flags & (HIST_FIELD_FL_HITCOUNT | HIST_FIELD_FL_PERCENT |
+			  HIST_FIELD_FL_GRAPH))) {
+		hist_err(ctx, HIST_ERR_AGG_BAD_TYPE, word);
+		return -EINVAL;
+	}
+	/* "p05" is shown as "p5", so that both name the same trigger */
+	if (agg == HIST_AGG_PCT) {
+		hist_pct_word(pct_word, sizeof(pct_word), pct);
+		word = pct_word;
+	}
+	/*
+	 * @name may point into the old spec ("$lat" is named "lat"), so
+	 * both are made before it goes.
+	 */
+	spec = kasprintf(GFP_KERNEL, "%s.%s", hf->spec, word);
+	hf->agg_name = kasprintf(GFP_KERNEL, "%s.%s", hf->name, word);
+	if (!spec || !hf->agg_name) {
+		kfree(spec);
+		return -ENOMEM;
+	}
+	kfree(hf->spec);
+	hf->spec = spec;
+	hf->name = hf->agg_name;
+	hf->update = updates[agg];
+	hf->agg_mask = hist_extreme_mask(agg == HIST_AGG_MIN, hf->is_signed);
+	hf->pct = pct;
+	if (agg == HIST_AGG_PCT)
+		hist_place_pct(hd, hf, base_len);
+	return 0;
+}
+
 static int hist_parse_vals(const struct hist_parse_ctx *ctx,
 			   struct trace_event_file *file, struct hist_data *hd,
 			   char *text)
@@ -374,26 +560,37 @@ static int hist_parse_vals(const struct hist_parse_ctx *ctx,
 	while (text && (tok = strsep(&text, ",")) != NULL) {
 		struct hist_field *hf = &hd->vals[hd->n_vals];
 		struct hist_field probe = {};
+		const char *word = NULL;
+		u32 pct = 0;
+		int agg;
 
 		/*
 		 * The first plain "hitcount" names the implicit vals[0];
 		 * any other becomes a value of its own, counting hits.
 		 */
-		if (!strcmp(strim(tok), "hitcount") && !seen_hitcount++)
+		tok = strim(tok);
+		if (!strcmp(tok, "hitcount") && !seen_hitcount++)
 			continue;
+		agg = hist_split_agg(ctx, tok, &pct, &word);
+		if (agg < 0)
+			return agg;
 		ret = hist_parse_expr(ctx, file, hd, tok, &probe);
 		if (!ret && hd->n_vals == HIST_VALS_MAX) {
 			hist_err(ctx, HIST_ERR_TOO_MANY_VALS, tok);
 			ret = -EINVAL;
 		}
-		if (!ret && hist_field_is_bytes(&probe)) {
+		if (!ret && agg == HIST_AGG_SUM && hist_field_is_bytes(&probe)) {
 			hist_err(ctx, HIST_ERR_BAD_VAL_TYPE, tok);
 			ret = -EINVAL;
 		}
+		if (!ret)
+			ret = hist_set_agg(ctx, hd, &probe, agg, pct, word);
 		if (ret) {
 			hist_field_release(&probe);
 			return ret;
 		}
+		if (agg == HIST_AGG_PCT && !hd->pct_text)
+			hd->pct_text = tok;
 		*hf = probe;
 		hd->n_vals++;
 	}
@@ -404,14 +601,18 @@ static int hist_parse_vals(const struct hist_parse_ctx *ctx,
 	return 0;
 }
 
-/* The map field of the key or value called @name, or NULL. */
+/*
+ * The key or value called @name, or NULL.  A value is also found by its
+ * text in the trigger, as sort= shows it: "$lat.max".
+ */
 static const struct hist_field *hist_find_sort_field(const struct hist_data *hd,
 						     const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < hd->n_vals; i++)
-		if (!strcmp(hd->vals[i].name, name))
+		if (!strcmp(hd->vals[i].name, name) ||
+		    !strcmp(hd->vals[i].spec, name))
 			return &hd->vals[i];
 	for (i = 0; i < hd->n_keys; i++)
 		if (!strcmp(hd->keys[i].name, name))
@@ -419,24 +620,70 @@ static const struct hist_field *hist_find_sort_field(const struct hist_data *hd,
 	return NULL;
 }
 
+/*
+ * One sort field, "name[.ascending|.descending]", where the name may
+ * itself have a dot ("lat.max").  A dot that is neither a direction nor
+ * part of a value's name is a bad modifier, as upstream says, unless it
+ * is an aggregation no value has.
+ */
+static int hist_parse_sort_field(const struct hist_parse_ctx *ctx,
+				 struct hist_data *hd, char *tok,
+				 const char *list)
+{
+	struct tracing_map_sort_key *sk = &hd->sort_keys[hd->n_sort_keys];
+	const struct hist_field *hf = hist_find_sort_field(hd, tok);
+	char *mod = strrchr(tok, '.');
+	u32 pct;
+
+	if (!hf && mod) {
+		*mod++ = '\0';
+		if (!strcmp(mod, "descending")) {
+			sk->descending = true;
+		} else if (strcmp(mod, "ascending")) {
+			bool is_agg = hist_agg_of(mod, &pct) != -ENOENT;
+
+			mod[-1] = '.';
+			if (is_agg)
+				hist_err(ctx, HIST_ERR_INVALID_SORT_FIELD, tok);
+			else
+				hist_err(ctx, HIST_ERR_INVALID_SORT_MODIFIER, mod);
+			return -EINVAL;
+		}
+		if (!*tok) {
+			hist_err(ctx, HIST_ERR_EMPTY_SORT_FIELD, list);
+			return -EINVAL;
+		}
+		hf = hist_find_sort_field(hd, tok);
+	}
+	if (!hf) {
+		hist_err(ctx, HIST_ERR_INVALID_SORT_FIELD, tok);
+		return -EINVAL;
+	}
+	if (hf->agg != HIST_AGG_SUM) {
+		sk->rank = hist_val_rank;
+		sk->arg = hf;
+	}
+	sk->field_idx = hf->map_idx;
+	hd->sort_fields[hd->n_sort_keys++] = hf;
+	return 0;
+}
+
 static int hist_parse_sort(const struct hist_parse_ctx *ctx,
 			   struct hist_data *hd, char *text)
 {
 	const char *list;
 	char *tok;
+	int ret;
 
 	if (!text) {
 		hd->sort_keys[0].field_idx = hd->vals[0].map_idx;
+		hd->sort_fields[0] = &hd->vals[0];
 		hd->n_sort_keys = 1;
 		return 0;
 	}
 	/* errors about the whole list point at "sort=" */
 	list = hd->attrs.sort_at;
 	while ((tok = strsep(&text, ",")) != NULL) {
-		struct tracing_map_sort_key *sk = &hd->sort_keys[hd->n_sort_keys];
-		const struct hist_field *hf;
-		char *mod;
-
 		tok = strim(tok);
 		if (!*tok) {
 			hist_err(ctx, HIST_ERR_EMPTY_SORT_FIELD, list);
@@ -447,27 +694,9 @@ static int hist_parse_sort(const struct hist_parse_ctx *ctx,
 			hist_err(ctx, HIST_ERR_TOO_MANY_SORT_FIELDS, list);
 			return -EINVAL;
 		}
-		mod = strchr(tok, '.');
-		if (mod) {
-			*mod++ = '\0';
-			if (!strcmp(mod, "descending")) {
-				sk->descending = true;
-			} else if (strcmp(mod, "ascending")) {
-				hist_err(ctx, HIST_ERR_INVALID_SORT_MODIFIER, mod);
-				return -EINVAL;
-			}
-		}
-		if (!*tok) {
-			hist_err(ctx, HIST_ERR_EMPTY_SORT_FIELD, list);
-			return -EINVAL;
-		}
-		hf = hist_find_sort_field(hd, tok);
-		if (!hf) {
-			hist_err(ctx, HIST_ERR_INVALID_SORT_FIELD, tok);
-			return -EINVAL;
-		}
-		sk->field_idx = hf->map_idx;
-		hd->n_sort_keys++;
+		ret = hist_parse_sort_field(ctx, hd, tok, list);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -487,17 +716,23 @@ static enum tracing_map_field_type hist_map_type(const struct hist_field *hf)
  */
 static void hist_number_fields(struct hist_data *hd)
 {
-	unsigned int i;
+	unsigned int i, n = 0;
 
-	for (i = 0; i < hd->n_vals; i++)
-		hd->vals[i].map_idx = i;
+	for (i = 0; i < hd->n_vals; i++) {
+		struct hist_field *hf = &hd->vals[i];
+
+		/* percentiles keep no words: -1, for hist_debug */
+		hf->map_idx = hist_agg_words(hf) ? n : -1;
+		n += hist_agg_words(hf);
+	}
+	hd->n_sums = n;
 	for (i = 0; i < hd->n_keys; i++)
-		hd->keys[i].map_idx = hd->n_vals + i;
+		hd->keys[i].map_idx = n + i;
 }
 
 static int hist_create_map(struct hist_data *hd)
 {
-	unsigned int i;
+	unsigned int i, j;
 	int idx;
 
 	hd->map = tracing_map_create(hd->attrs.map_bits, hd->key_size,
@@ -508,13 +743,23 @@ static int hist_create_map(struct hist_data *hd)
 		hd->map = NULL;
 		return ret;
 	}
-	/* all sums first: the map wants them before the key fields */
+	/*
+	 * All sums first: the map wants them before the key fields.  Only
+	 * a plain sum is sorted by its word; the others by hist_val_rank().
+	 */
 	for (i = 0; i < hd->n_vals; i++) {
-		idx = tracing_map_add_sum_field(hd->map,
-						hist_map_type(&hd->vals[i]));
-		if (idx < 0)
-			return idx;
-		WARN_ON_ONCE(idx != hd->vals[i].map_idx);
+		struct hist_field *hf = &hd->vals[i];
+
+		for (j = 0; j < hist_agg_words(hf); j++) {
+			idx = tracing_map_add_sum_field(hd->map,
+							hist_map_type(hf));
+			if (idx < 0)
+				return idx;
+			WARN_ON_ONCE(idx != hf->map_idx + j);
+		}
+		/* the buckets follow the string slots, known by now */
+		if (hf->agg == HIST_AGG_PCT)
+			hf->pct_at += hd->n_str_slots * HIST_SLOT_SIZE;
 	}
 	for (i = 0; i < hd->n_keys; i++) {
 		struct hist_field *hf = &hd->keys[i];
@@ -535,15 +780,6 @@ static int hist_create_map(struct hist_data *hd)
 			return idx;
 	}
 	return tracing_map_init(hd->map);
-}
-
-/* The field whose map index is @idx, for the sort= text. */
-static const struct hist_field *hist_field_by_map_idx(const struct hist_data *hd,
-						      unsigned int idx)
-{
-	if (idx < hd->n_vals)
-		return &hd->vals[idx];
-	return &hd->keys[idx - hd->n_vals];
 }
 
 /* Is @var the variable of a key ("keys=name=field")? */
@@ -599,7 +835,7 @@ static void hist_spec_body(struct seq_buf *s, const struct hist_data *hd)
 		const struct tracing_map_sort_key *sk = &hd->sort_keys[i];
 
 		seq_buf_printf(s, "%s%s%s", i ? "," : "",
-			       hist_field_by_map_idx(hd, sk->field_idx)->spec,
+			       hd->sort_fields[i]->spec,
 			       sk->descending ? ".descending" : "");
 	}
 }
@@ -767,13 +1003,19 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
  *
  * Only a trigger that is created, and does not join a named histogram,
  * needs a map: one that only pauses, clears or names an existing
- * trigger costs none.
+ * trigger costs none, which matters when percentile buckets make it
+ * tens of megabytes.
  *
  * Context: process, event_mutex held.
- * Return: 0, or -ENOMEM.
+ * Return: 0, -EINVAL (logged) if the percentile buckets would take more
+ * than HIST_PCT_MEM_MAX, or -ENOMEM.
  */
 int hist_data_make_map(const struct hist_parse_ctx *ctx, struct hist_data *hd)
 {
+	if (hd->pct_bytes > HIST_PCT_MEM_MAX >> hd->attrs.map_bits) {
+		hist_err(ctx, HIST_ERR_PCT_TOO_BIG, hd->pct_text);
+		return -EINVAL;
+	}
 	return hist_create_map(hd);
 }
 
@@ -813,7 +1055,9 @@ static bool hist_fields_compatible(const struct hist_field *a,
 	return a->fetch == b->fetch && a->xform == b->xform &&
 	       a->offset == b->offset && a->size == b->size &&
 	       a->is_signed == b->is_signed && a->flags == b->flags &&
-	       a->buckets == b->buckets && !strcmp(a->spec, b->spec);
+	       a->buckets == b->buckets &&
+	       a->agg == b->agg && a->pct == b->pct &&
+	       !strcmp(a->spec, b->spec);
 }
 
 /**

@@ -66,6 +66,98 @@ static void hist_build_key(const struct hist_data *hd, u64 *key,
 	}
 }
 
+/* Raise a .min or .max word to @val, if that is a raise. */
+static __always_inline void hist_raise(atomic64_t *word, u64 val)
+{
+	s64 old = atomic64_read(word);
+
+	while ((u64)old < val && !atomic64_try_cmpxchg(word, &old, val))
+		;
+}
+
+/*
+ * Add to a 128-bit sum kept in two words.  Each add carries exactly its
+ * own overflow into the high word, so the sum is exact once the hits
+ * are done; a reader in between may see the carry late.
+ */
+static __always_inline void hist_add128(atomic64_t *word, u64 lo, u64 hi)
+{
+	u64 old = atomic64_fetch_add(lo, &word[0]);
+
+	hi += old + lo < old;
+	if (hi)
+		atomic64_add(hi, &word[1]);
+}
+
+/*
+ * Add a square to the 128-bit sum of squares, and note for good when
+ * that passes 2^128 (the third word), after which the deviation is
+ * unknown.  Out of line: a 128-bit product inlined into the hit path
+ * makes each of its functions realign the stack, which would cost every
+ * hit, not only a stddev's.
+ */
+static noinline void hist_add_square(atomic64_t *word, u64 mag)
+{
+	u64 hi, lo = hist_mul128(mag, mag, &hi), old;
+
+	old = atomic64_fetch_add(lo, &word[0]);
+	hi += old + lo < old;
+	if (!hi)
+		return;
+	old = atomic64_fetch_add(hi, &word[1]);
+	if (old + hi < old)
+		atomic64_set(&word[2], 1);
+}
+
+/* What a value other than a plain sum does with its number (see trace_hist.h). */
+static __always_inline void hist_aggregate(const struct hist_field *hf,
+					   struct tracing_map_elt *elt,
+					   u64 val)
+{
+	bool neg = hf->is_signed && (s64)val < 0;
+	struct hist_elt_data *ed;
+	atomic64_t *word;
+
+	switch (hf->update) {
+	case HIST_UPD_MAX:
+		hist_raise(&elt->sums[hf->map_idx], val ^ hf->agg_mask);
+		break;
+	case HIST_UPD_SQUARES:
+		word = &elt->sums[hf->map_idx + hist_sum_words(hf)];
+		hist_add_square(word, neg ? -val : val);
+		fallthrough;
+	case HIST_UPD_SUM128:
+		/* a negative number adds its magnitude to the second sum */
+		word = &elt->sums[hf->map_idx + (neg ? 2 : 0)];
+		hist_add128(word, neg ? -val : val, 0);
+		break;
+	case HIST_UPD_BUCKETS:
+		ed = elt->private_data;
+		atomic64_inc((atomic64_t *)(ed->slots + hf->pct_at) +
+			     hist_pct_slot(val, hf->is_signed));
+		break;
+	}
+}
+
+/* Count the hit and add each value's number to the entry. */
+static __always_inline void hist_update_vals(const struct hist_data *hd,
+					     struct tracing_map_elt *elt,
+					     struct hist_hit *hit)
+{
+	unsigned int i;
+
+	tracing_map_update_sum(elt, 0, 1);
+	for (i = 1; i < hd->n_vals; i++) {
+		const struct hist_field *hf = &hd->vals[i];
+
+		if (likely(hf->update == HIST_UPD_SUM))
+			tracing_map_update_sum(elt, hf->map_idx,
+					       hist_fetch(hd, hf, hit));
+		else if (hf->update != HIST_UPD_NONE)
+			hist_aggregate(hf, elt, hist_fetch(hd, hf, hit));
+	}
+}
+
 /*
  * Keys with a string or a stack in them, keys of more than
  * HIST_KEY_STACK_WORDS numbers, and the keys of the general path, are
@@ -117,7 +209,6 @@ static void hist_update_general(struct hist_data *hd, u64 *key,
 				struct hist_hit *hit)
 {
 	struct tracing_map_elt *elt;
-	unsigned int i;
 
 	memset(key, 0, hd->lookup_size);
 	hist_build_key(hd, key, hit);
@@ -127,10 +218,7 @@ static void hist_update_general(struct hist_data *hd, u64 *key,
 	if (unlikely(!elt))
 		return;
 	hist_vars_set(hd, elt, hit);
-	tracing_map_update_sum(elt, 0, 1);
-	for (i = 1; i < hd->n_vals; i++)
-		tracing_map_update_sum(elt, i, hist_fetch(hd, &hd->vals[i],
-							  hit));
+	hist_update_vals(hd, elt, hit);
 	if (hd->n_actions)
 		hist_actions_run(hd, elt, key, hit);
 }
@@ -157,15 +245,11 @@ static __always_inline void hist_update(struct hist_data *hd,
 					const void *key, struct hist_hit *hit)
 {
 	struct tracing_map_elt *elt;
-	unsigned int i;
 
 	elt = tracing_map_insert(hd->map, key);
 	if (unlikely(!elt))
 		return;
-	tracing_map_update_sum(elt, 0, 1);
-	for (i = 1; i < hd->n_vals; i++)
-		tracing_map_update_sum(elt, i, hist_fetch(hd, &hd->vals[i],
-							  hit));
+	hist_update_vals(hd, elt, hit);
 }
 
 /*

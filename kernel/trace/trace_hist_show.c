@@ -177,6 +177,9 @@ static void hist_print_val(struct seq_file *m, const struct hist_field *hf,
 		seq_printf(m, " %s: %20s", name, bar);
 	} else if (hf->flags & HIST_FIELD_FL_HEX) {
 		seq_printf(m, " %s: %10llx", name, val);
+	} else if (hf->agg != HIST_AGG_SUM && hf->is_signed) {
+		/* a sum prints unsigned, as upstream's always did */
+		seq_printf(m, " %s: %10lld", name, val);
 	} else {
 		seq_printf(m, " %s: %10llu", name, val);
 	}
@@ -334,7 +337,7 @@ static int hist_view_take(struct hist_view *v, struct event_trigger_data *data)
 					   HIST_FIELD_FL_GRAPH)))
 			continue;
 		for (j = 0; j < v->n_entries; j++) {
-			u64 val = tracing_map_read_sum(v->entries[j], i);
+			u64 val = hist_val_read(&hd->vals[i], v->entries[j]);
 
 			v->vstat[i].total += val;
 			v->vstat[i].max = max(v->vstat[i].max, val);
@@ -502,7 +505,8 @@ static int hist_seq_show(struct seq_file *m, void *v)
 	for (i = 1; i < hd->n_vals; i++) {
 		seq_putc(m, ' ');
 		hist_print_val(m, &hd->vals[i], hd->vals[i].name,
-			       tracing_map_read_sum(elt, i), &view->vstat[i]);
+			       hist_val_read(&hd->vals[i], elt),
+			       &view->vstat[i]);
 	}
 	hist_actions_print_elt(m, hd, elt);
 	seq_putc(m, '\n');
@@ -610,6 +614,32 @@ static const char *const hist_fetch_names[] = {
 	[HIST_FETCH_STACK_FIELD]	= "stack_field",
 };
 
+static const char *const hist_agg_layout[] = {
+	[HIST_AGG_MIN]		= "min: 1 word, raised (value xor mask)",
+	[HIST_AGG_MAX]		= "max: 1 word, raised (value xor mask)",
+	[HIST_AGG_AVG]		= "avg: 128-bit sum",
+	[HIST_AGG_STDDEV]	= "stddev: 128-bit sum, sum of squares, overflow",
+	[HIST_AGG_PCT]		= "percentile: log-linear buckets",
+};
+
+static void hist_debug_agg(struct seq_file *m, const struct hist_field *hf)
+{
+	seq_printf(m, "      aggregation: %s\n", hist_agg_layout[hf->agg]);
+	if (hf->is_signed &&
+	    (hf->agg == HIST_AGG_AVG || hf->agg == HIST_AGG_STDDEV))
+		seq_puts(m, "      sums: positive and negative numbers apart\n");
+	if (hf->agg == HIST_AGG_MIN || hf->agg == HIST_AGG_MAX)
+		seq_printf(m, "      mask: %llx\n", hf->agg_mask);
+	if (hf->agg != HIST_AGG_PCT)
+		return;
+	seq_printf(m, "      percentile: %u.%04u\n", hf->pct / 10000,
+		   hf->pct % 10000);
+	seq_printf(m, "      buckets: %u at byte %u of the entry's slots%s\n",
+		   hist_pct_buckets(hf->is_signed), hf->pct_at,
+		   hf->update == HIST_UPD_NONE ?
+		   " (counted by another value)" : "");
+}
+
 static void hist_debug_field(struct seq_file *m, const char *array,
 			     unsigned int i, const struct hist_field *hf)
 {
@@ -650,6 +680,8 @@ static void hist_debug_field(struct seq_file *m, const char *array,
 	}
 	seq_printf(m, "      map_idx (into tracing_map fields): %d\n",
 		   hf->map_idx);
+	if (!(hf->flags & HIST_FIELD_FL_KEY) && hf->agg != HIST_AGG_SUM)
+		hist_debug_agg(m, hf);
 	seq_printf(m, "      type: %s\n", hf->type);
 	seq_printf(m, "      size: %u\n", hf->size);
 	seq_printf(m, "      is_signed: %u\n", hf->is_signed);
@@ -746,6 +778,12 @@ static void hist_debug_show_one(struct seq_file *m,
 	seq_printf(m, "  n_fields: %u\n", hd->n_vals + hd->n_keys);
 	seq_printf(m, "  key_size: %u%s\n", hd->key_size,
 		   hd->single_u64_key ? " (one u64, built in a register)" : "");
+	seq_printf(m, "  entry layout: %u sum words", hd->n_sums);
+	if (hd->pct_bytes)
+		seq_printf(m, ", %zu bytes of percentile buckets (%zu KiB in all)",
+			   hd->pct_bytes,
+			   (hd->pct_bytes << hd->attrs.map_bits) >> 10);
+	seq_putc(m, '\n');
 	seq_puts(m, "\n  val fields:\n");
 	for (i = 0; i < hd->n_vals; i++)
 		hist_debug_field(m, "vals", i, &hd->vals[i]);

@@ -19,7 +19,7 @@
 /* Largest key: two 256-byte strings, or a stack and some numbers. */
 #define TRACING_MAP_KEY_SIZE_MAX	512
 
-/* Room for the values of a hist trigger, a word or more each */
+/* A hist value takes up to seven sum words: a signed stddev's */
 #define TRACING_MAP_SUMS_MAX		64
 #define TRACING_MAP_KEYS_MAX		8
 #define TRACING_MAP_FIELDS_MAX		(TRACING_MAP_SUMS_MAX + \
