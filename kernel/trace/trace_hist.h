@@ -143,6 +143,7 @@
 #define HIST_FIELD_FL_VAR_REF		BIT(18)
 #define HIST_FIELD_FL_EXPR		BIT(19)
 #define HIST_FIELD_FL_CONST		BIT(20)
+#define HIST_FIELD_FL_LOGLIN		BIT(21)
 
 /*
  * How the hit path reads a field: chosen once, from the field's type,
@@ -189,6 +190,7 @@ enum hist_xform {
 	HIST_XFORM_NONE,
 	HIST_XFORM_LOG2,
 	HIST_XFORM_BUCKETS,
+	HIST_XFORM_LOGLIN,
 };
 
 /* What a value shows of the numbers its hits gave it. */
@@ -243,6 +245,7 @@ enum hist_update {
  * @var_name: for a key that is also a variable, the variable's name
  * @agg: for a value, what it shows (enum hist_agg)
  * @update: for a value, what a hit does (enum hist_update)
+ * @loglin_shift: .loglin=N: log2(N)
  * @agg_mask: .min and .max: what the word is xor'ed with
  *	(hist_extreme_mask())
  * @pct: .pD: the percentile, in millionths (p99 is 990000)
@@ -274,6 +277,7 @@ struct hist_field {
 	char				*var_name;
 	u8				agg;
 	u8				update;
+	u8				loglin_shift;
 	u64				agg_mask;
 	u32				pct;
 	unsigned int			pct_at;
@@ -634,6 +638,7 @@ u64 hist_pct_value(const atomic64_t *buckets, bool is_signed, u32 pct);
 u64 hist_val_read(const struct hist_field *hf,
 		  const struct tracing_map_elt *elt);
 u64 hist_val_rank(const struct tracing_map_elt *elt, const void *arg);
+u64 hist_loglin_high(u64 low, unsigned int bits, bool is_signed);
 
 /* 3 compiler: trace_hist_parse.c, _expr.c, _vars.c, _actions.c */
 int hist_parse_attrs(const struct hist_parse_ctx *ctx, char *param,
@@ -746,6 +751,7 @@ enum {
 	HIST_ERR_AGG_BAD_TYPE,
 	HIST_ERR_BAD_PERCENTILE,
 	HIST_ERR_PCT_TOO_BIG,
+	HIST_ERR_BAD_LOGLIN,
 	HIST_ERR_MAX,
 };
 
@@ -919,9 +925,9 @@ hist_copy_stack(unsigned long *dst, const unsigned long *src, unsigned int len)
  * The number of values seen is the entry's hitcount, as every hit
  * updates every value.
  *
- * Percentile buckets are log-linear: numbers below 2 << bits are their
- * own bucket, and each power of two above is cut into 1 << bits
- * buckets of equal width.  Percentiles use bits = 4: a
+ * Percentile buckets and .loglin keys are log-linear: numbers below
+ * 2 << bits are their own bucket, and each power of two above is cut
+ * into 1 << bits buckets of equal width.  Percentiles use bits = 4: a
  * bucket is at most 1/16 of its lower bound wide, and its midpoint is
  * within 1/32 (3.125%) of anything in it.
  */
@@ -929,6 +935,8 @@ hist_copy_stack(unsigned long *dst, const unsigned long *src, unsigned int len)
 #define HIST_PCT_BUCKETS	((65 - HIST_PCT_SUB_BITS) << HIST_PCT_SUB_BITS)
 /* The most a histogram's percentile buckets may take, all entries */
 #define HIST_PCT_MEM_MAX	(64UL << 20)
+/* .loglin=N: N is 1 << bits, bits at most this */
+#define HIST_LOGLIN_BITS_MAX	6
 
 /**
  * hist_loglin_shift - how wide the log-linear bucket of a number is
@@ -943,6 +951,43 @@ static __always_inline unsigned int hist_loglin_shift(u64 val,
 	int shift = fls64(val) - 1 - (int)bits;
 
 	return shift > 0 ? shift : 0;
+}
+
+/**
+ * hist_loglin - the lowest number of a number's log-linear bucket
+ * @val: the number
+ * @bits: log2 of the buckets per power of two
+ *
+ * Return: @val with the bits below its bucket's width cleared.
+ */
+static __always_inline u64 hist_loglin(u64 val, unsigned int bits)
+{
+	unsigned int shift = hist_loglin_shift(val, bits);
+
+	return val >> shift << shift;
+}
+
+/**
+ * hist_loglin_signed - the key of a signed number's log-linear bucket
+ * @val: the number, as s64
+ * @bits: log2 of the buckets per power of two
+ *
+ * A negative number's bucket mirrors that of its magnitude, and is
+ * keyed by its lowest (most negative) number, so that keys sort as the
+ * buckets do.
+ *
+ * Return: the key.
+ */
+static __always_inline u64 hist_loglin_signed(u64 val, unsigned int bits)
+{
+	u64 mag, high;
+
+	if ((s64)val >= 0)
+		return hist_loglin(val, bits);
+	mag = -val;
+	high = hist_loglin(mag, bits) + BIT_ULL(hist_loglin_shift(mag, bits)) - 1;
+	/* only S64_MIN's bucket reaches past it */
+	return high >= BIT_ULL(63) ? BIT_ULL(63) : -high;
 }
 
 /**
@@ -1098,7 +1143,11 @@ static __always_inline u64 hist_fetch(const struct hist_data *hd,
 	}
 
 	if (unlikely(hf->xform)) {
-		if (hf->xform == HIST_XFORM_LOG2)
+		if (hf->xform == HIST_XFORM_LOGLIN)
+			val = hf->is_signed ?
+			      hist_loglin_signed(val, hf->loglin_shift) :
+			      hist_loglin(val, hf->loglin_shift);
+		else if (hf->xform == HIST_XFORM_LOG2)
 			val = order_base_2(val);
 		else
 			val = div64_u64(val, hf->buckets) * hf->buckets;

@@ -242,6 +242,21 @@ u64 hist_pct_value(const atomic64_t *buckets, bool is_signed, u32 pct)
 	return hist_pct_bucket_value(i < n ? i : last, is_signed);
 }
 
+/**
+ * hist_loglin_high - the highest number of a .loglin key's bucket
+ * @low: the key, as hist_loglin() or hist_loglin_signed() made it
+ * @bits: log2 of the buckets per power of two
+ * @is_signed: the key is signed
+ *
+ * Return: the bucket's last number (an s64 when @is_signed).
+ */
+u64 hist_loglin_high(u64 low, unsigned int bits, bool is_signed)
+{
+	if (is_signed && (s64)low < 0)
+		return -hist_loglin(-low, bits);
+	return low + BIT_ULL(hist_loglin_shift(low, bits)) - 1;
+}
+
 /* Word @i of a value in an element. */
 static u64 hist_val_word(const struct tracing_map_elt *elt,
 			 const struct hist_field *hf, unsigned int i)

@@ -13,8 +13,8 @@
  *  - means and standard deviations from 128-bit sums against a long
  *    division and an integer square root of sums computed another way,
  *    and exact values at the ends of the range;
- *  - the masks of .min and .max, and the words of aggregations and
- *    percentiles.
+ *  - .loglin bucket bounds, the masks of .min and .max, and the words
+ *    of aggregations and percentiles.
  */
 
 #include <kunit/test.h>
@@ -385,6 +385,44 @@ static void agg_test_stddev(struct kunit *test)
 	}
 }
 
+static void agg_test_loglin(struct kunit *test)
+{
+	u64 edges[AGG_EDGES], state = 6, low, width;
+	unsigned int i, bits, n = agg_edges(edges);
+
+	for (bits = 0; bits <= HIST_LOGLIN_BITS_MAX; bits++) {
+		for (i = 0; i < 3000; i++) {
+			u64 v = i < n ? edges[i] : agg_rand_mag(&state);
+			u64 key = hist_loglin(v, bits);
+
+			agg_ref_bucket(v, bits, &low, &width);
+			KUNIT_EXPECT_EQ_MSG(test, key, low, "v=%llu bits=%u",
+					    v, bits);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    hist_loglin_high(key, bits, false),
+					    low + width - 1, "v=%llu", v);
+			/* a negative number mirrors its magnitude's bucket */
+			if (!v || v > (u64)S64_MAX)
+				continue;
+			key = hist_loglin_signed(-v, bits);
+			KUNIT_EXPECT_EQ_MSG(test, key, -(low + width - 1),
+					    "v=-%llu", v);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    hist_loglin_high(key, bits, true),
+					    -low, "v=-%llu", v);
+		}
+	}
+	/* N buckets per power of two: 4 of them over 1024..2047 */
+	KUNIT_EXPECT_EQ(test, hist_loglin(1279, 2), 1024);
+	KUNIT_EXPECT_EQ(test, hist_loglin(1280, 2), 1280);
+	KUNIT_EXPECT_EQ(test, hist_loglin(7, 2), 7);
+	/* S64_MIN's bucket is cut at S64_MIN */
+	KUNIT_EXPECT_EQ(test, hist_loglin_signed((u64)S64_MIN, 2),
+			(u64)S64_MIN);
+	KUNIT_EXPECT_EQ(test, (s64)hist_loglin_high((u64)S64_MIN, 2, true),
+			S64_MIN);
+}
+
 static void agg_test_extreme_mask(struct kunit *test)
 {
 	static const s64 vals[] = { S64_MIN, S64_MIN + 1, -2, -1, 0, 1, 2,
@@ -453,6 +491,7 @@ static struct kunit_case agg_test_cases[] = {
 	KUNIT_CASE(agg_test_pct_value),
 	KUNIT_CASE(agg_test_mul_avg),
 	KUNIT_CASE(agg_test_stddev),
+	KUNIT_CASE(agg_test_loglin),
 	KUNIT_CASE(agg_test_extreme_mask),
 	KUNIT_CASE(agg_test_words),
 	{}

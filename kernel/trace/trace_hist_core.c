@@ -79,6 +79,8 @@ static const char * const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_BAD_PERCENTILE]	= "Invalid percentile (p followed by 1 to 6 digits)",
 	[HIST_ERR_PCT_TOO_BIG]	=
 		"Percentile buckets would take over 64 MiB: use a smaller size=",
+	[HIST_ERR_BAD_LOGLIN]	=
+		"Invalid loglin (a numeric key, loglin=1, 2, 4, ... or 64)",
 };
 
 /**

@@ -42,6 +42,7 @@ static const struct hist_modifier hist_modifiers[] = {
 	{ "log2",	HIST_FIELD_FL_LOG2 },
 	{ "usecs",	HIST_FIELD_FL_TIMESTAMP_USECS },
 	{ "buckets",	HIST_FIELD_FL_BUCKET },
+	{ "loglin",	HIST_FIELD_FL_LOGLIN },
 	{ "percent",	HIST_FIELD_FL_PERCENT },
 	{ "graph",	HIST_FIELD_FL_GRAPH },
 };
@@ -50,7 +51,8 @@ static const struct hist_modifier hist_modifiers[] = {
 	HIST_FIELD_FL_SYM_OFFSET | HIST_FIELD_FL_EXECNAME | \
 	HIST_FIELD_FL_SYSCALL | HIST_FIELD_FL_STACKTRACE | \
 	HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_TIMESTAMP_USECS | \
-	HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_PERCENT | HIST_FIELD_FL_GRAPH)
+	HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_PERCENT | HIST_FIELD_FL_GRAPH | \
+	HIST_FIELD_FL_LOGLIN)
 
 /* The modifier's name, or NULL if the field has none. */
 static const char *hist_modifier_name(unsigned long flags)
@@ -71,9 +73,21 @@ static int hist_parse_modifier(const struct hist_parse_ctx *ctx,
 			       struct hist_field *hf, char *mod, bool is_key)
 {
 	size_t n = str_has_prefix(mod, "bucket");
-	unsigned int i;
+	unsigned int i, count;
 	u32 pct;
 
+	if (str_has_prefix(mod, "loglin")) {
+		/* the count is what is wrong, or missing */
+		if (mod[6] != '=' || kstrtouint(mod + 7, 0, &count) ||
+		    !is_power_of_2(count) || count > BIT(HIST_LOGLIN_BITS_MAX)) {
+			hist_err(ctx, HIST_ERR_BAD_LOGLIN,
+				 mod[6] == '=' ? mod + 7 : mod);
+			return -EINVAL;
+		}
+		hf->loglin_shift = ilog2(count);
+		hf->flags |= HIST_FIELD_FL_LOGLIN;
+		return 0;
+	}
 	/* vals= takes its aggregation off first: this one is misplaced */
 	if (hist_agg_of(mod, &pct) >= 0) {
 		hist_err(ctx, HIST_ERR_AGG_ON_KEY, mod);
@@ -278,11 +292,16 @@ static int hist_check_modifier(const struct hist_parse_ctx *ctx,
 	/* a value is a sum: these only mean something on a key */
 	unsigned long key_only = HIST_FIELD_FL_SYM | HIST_FIELD_FL_SYM_OFFSET |
 		HIST_FIELD_FL_SYSCALL | HIST_FIELD_FL_LOG2 |
-		HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_STACKTRACE;
+		HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_STACKTRACE |
+		HIST_FIELD_FL_LOGLIN;
 	bool is_number = !hist_field_is_bytes(hf);
 
 	if (!mod)
 		return 0;
+	if ((hf->flags & HIST_FIELD_FL_LOGLIN) && is_key && !is_number) {
+		hist_err(ctx, HIST_ERR_BAD_LOGLIN, text);
+		return -EINVAL;
+	}
 	if (!is_key && (hf->flags & key_only)) {
 		/* no position for "sym-offset": the one tools expect */
 		hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER,
@@ -306,6 +325,8 @@ static int hist_check_modifier(const struct hist_parse_ctx *ctx,
 		hf->xform = HIST_XFORM_LOG2;
 	else if (hf->flags & HIST_FIELD_FL_BUCKET)
 		hf->xform = HIST_XFORM_BUCKETS;
+	else if (hf->flags & HIST_FIELD_FL_LOGLIN)
+		hf->xform = HIST_XFORM_LOGLIN;
 	return 0;
 bad:
 	hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER, mod);
@@ -328,6 +349,9 @@ static int hist_field_make_spec(struct hist_field *hf)
 	else if (hf->flags & HIST_FIELD_FL_BUCKET)
 		hf->spec = kasprintf(GFP_KERNEL, "%s.buckets=%llu", hf->name,
 				     hf->buckets);
+	else if (hf->flags & HIST_FIELD_FL_LOGLIN)
+		hf->spec = kasprintf(GFP_KERNEL, "%s.loglin=%lu", hf->name,
+				     BIT(hf->loglin_shift));
 	else if (mod && !(hf->flags & HIST_FIELD_FL_STACKTRACE))
 		hf->spec = kasprintf(GFP_KERNEL, "%s.%s", hf->name, mod);
 	else

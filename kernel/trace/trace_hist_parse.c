@@ -602,8 +602,8 @@ static int hist_parse_vals(const struct hist_parse_ctx *ctx,
 }
 
 /*
- * The key or value called @name, or NULL.  A value is also found by its
- * text in the trigger, as sort= shows it: "$lat.max".
+ * The key or value called @name, or NULL.  A field is also found by its
+ * text in the trigger, as sort= shows it: "count.loglin=4", "$lat.max".
  */
 static const struct hist_field *hist_find_sort_field(const struct hist_data *hd,
 						     const char *name)
@@ -615,7 +615,8 @@ static const struct hist_field *hist_find_sort_field(const struct hist_data *hd,
 		    !strcmp(hd->vals[i].spec, name))
 			return &hd->vals[i];
 	for (i = 0; i < hd->n_keys; i++)
-		if (!strcmp(hd->keys[i].name, name))
+		if (!strcmp(hd->keys[i].name, name) ||
+		    !strcmp(hd->keys[i].spec, name))
 			return &hd->keys[i];
 	return NULL;
 }
@@ -1055,7 +1056,7 @@ static bool hist_fields_compatible(const struct hist_field *a,
 	return a->fetch == b->fetch && a->xform == b->xform &&
 	       a->offset == b->offset && a->size == b->size &&
 	       a->is_signed == b->is_signed && a->flags == b->flags &&
-	       a->buckets == b->buckets &&
+	       a->buckets == b->buckets && a->loglin_shift == b->loglin_shift &&
 	       a->agg == b->agg && a->pct == b->pct &&
 	       !strcmp(a->spec, b->spec);
 }

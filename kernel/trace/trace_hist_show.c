@@ -120,6 +120,11 @@ void hist_print_key(struct seq_file *m, const struct hist_data *hd,
 		} else if (f & HIST_FIELD_FL_BUCKET) {
 			seq_printf(m, "%s: ~ %llu-%llu", name, val,
 				   val + hf->buckets - 1);
+		} else if (f & HIST_FIELD_FL_LOGLIN) {
+			seq_printf(m, hf->is_signed ? "%s: ~ %lld-%lld" :
+				   "%s: ~ %llu-%llu", name, val,
+				   hist_loglin_high(val, hf->loglin_shift,
+						    hf->is_signed));
 		} else {
 			seq_printf(m, "%s: %10llu", name, val);
 		}
@@ -680,6 +685,9 @@ static void hist_debug_field(struct seq_file *m, const char *array,
 	}
 	seq_printf(m, "      map_idx (into tracing_map fields): %d\n",
 		   hf->map_idx);
+	if (hf->flags & HIST_FIELD_FL_LOGLIN)
+		seq_printf(m, "      loglin: %lu buckets per power of two\n",
+			   BIT(hf->loglin_shift));
 	if (!(hf->flags & HIST_FIELD_FL_KEY) && hf->agg != HIST_AGG_SUM)
 		hist_debug_agg(m, hf);
 	seq_printf(m, "      type: %s\n", hf->type);
