@@ -412,6 +412,7 @@ struct hist_action {
  * @cont: continue the existing trigger
  * @clear: clear the existing trigger
  * @no_hitcount: do not show hitcount
+ * @top: show only the first @top entries; 0 shows them all
  *
  * @keys, @vals and @sort point into the command being parsed and are
  * only valid until hist_data_create() returns; @name and @clock are
@@ -435,6 +436,7 @@ struct hist_attrs {
 	bool		cont;
 	bool		clear;
 	bool		no_hitcount;
+	unsigned int	top;
 };
 
 /**
@@ -752,6 +754,7 @@ enum {
 	HIST_ERR_BAD_PERCENTILE,
 	HIST_ERR_PCT_TOO_BIG,
 	HIST_ERR_BAD_LOGLIN,
+	HIST_ERR_BAD_TOP,
 	HIST_ERR_MAX,
 };
 

@@ -81,6 +81,7 @@ enum hist_word {
 	HIST_WORD_NAME,
 	HIST_WORD_CLOCK,
 	HIST_WORD_SIZE,
+	HIST_WORD_TOP,
 };
 
 static const struct {
@@ -92,6 +93,7 @@ static const struct {
 	{ "values", HIST_WORD_VALS },
 	{ "sort", HIST_WORD_SORT }, { "name", HIST_WORD_NAME },
 	{ "clock", HIST_WORD_CLOCK }, { "size", HIST_WORD_SIZE },
+	{ "top", HIST_WORD_TOP },
 };
 
 /* The words without "=": each sets a flag of struct hist_attrs. */
@@ -148,6 +150,16 @@ static int hist_parse_assignment(const struct hist_parse_ctx *ctx,
 		return hist_attr_set(ctx, &attrs->clock, token, strim(val));
 	case HIST_WORD_SIZE:
 		return hist_parse_size(ctx, attrs, token, val);
+	case HIST_WORD_TOP:
+		if (attrs->top) {
+			hist_err(ctx, HIST_ERR_DUPLICATE_ATTR, token);
+			return -EINVAL;
+		}
+		if (kstrtouint(val, 10, &attrs->top) || !attrs->top) {
+			hist_err(ctx, HIST_ERR_BAD_TOP, val);
+			return -EINVAL;
+		}
+		return 0;
 	}
 	if (attrs->n_var_defs == HIST_VARS_MAX) {
 		hist_err(ctx, HIST_ERR_TOO_MANY_VARS, token);
@@ -854,6 +866,8 @@ static void hist_spec_print(struct seq_buf *s, const struct hist_data *hd,
 		hist_spec_body(s, hd);
 	if (parts & HIST_SPEC_SIZE) {
 		seq_buf_printf(s, ":size=%u", 1U << hd->attrs.map_bits);
+		if (hd->attrs.top)
+			seq_buf_printf(s, ":top=%u", hd->attrs.top);
 		if (hd->uses_timestamp)
 			seq_buf_printf(s, ":clock=%s", hd->attrs.clock);
 	}

@@ -263,6 +263,7 @@ struct hist_view {
 	struct hist_data		*hd;
 	struct tracing_map_elt		**entries;
 	unsigned int			n_entries;
+	unsigned int			n_shown;
 	struct tracing_map_stats	stats;
 	struct hist_val_stat		vstat[HIST_VALS_MAX];
 };
@@ -274,7 +275,7 @@ struct hist_view {
  * @n_views: number of @views
  * @at_view: the view of the record being shown
  * @at_idx: which record of @at_view: its header (0), its entries (1 to
- *	n_entries) or its totals (n_entries + 1)
+ *	n_shown) or its totals (n_shown + 1)
  * @done: the last read reached the end (and let the snapshot go)
  * @last_read: hits when the snapshot was taken (POLLIN)
  * @last_act: hits when poll last reported a change (POLLPRI)
@@ -337,6 +338,7 @@ static int hist_view_take(struct hist_view *v, struct event_trigger_data *data)
 		return n;
 	}
 	v->n_entries = n;
+	v->n_shown = hd->attrs.top ? min(hd->attrs.top, v->n_entries) : n;
 	for (i = 0; i < hd->n_vals; i++) {
 		if (!(hd->vals[i].flags & (HIST_FIELD_FL_PERCENT |
 					   HIST_FIELD_FL_GRAPH)))
@@ -431,7 +433,7 @@ static void *hist_record(struct hist_reader *r, loff_t pos)
 	unsigned int i;
 
 	for (i = 0; i < r->n_views; i++) {
-		loff_t n = r->views[i].n_entries + 2;
+		loff_t n = r->views[i].n_shown + 2;
 
 		if (pos < n) {
 			r->at_view = i;
@@ -496,10 +498,12 @@ static int hist_seq_show(struct seq_file *m, void *v)
 		hist_print_header(m, data, view == r->views);
 		return 0;
 	}
-	if (idx > view->n_entries) {
+	if (idx > view->n_shown) {
 		hist_actions_print_snapshot(m, hd);
 		seq_printf(m, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
 			   view->stats.hits, view->n_entries, view->stats.drops);
+		if (hd->attrs.top)
+			seq_printf(m, "    Shown: %u\n", view->n_shown);
 		return 0;
 	}
 
