@@ -673,6 +673,7 @@ int hist_actions_parse(const struct hist_parse_ctx *ctx,
 		       struct trace_event_file *file, struct hist_data *hd);
 int hist_handler_of(const char *text);
 int hist_agg_of(const char *word, u32 *pct);
+bool hist_name_reserved(const char *name);
 const struct hist_action *hist_save_action(const struct hist_data *hd);
 void hist_actions_free(struct hist_data *hd);
 
@@ -755,6 +756,7 @@ enum {
 	HIST_ERR_PCT_TOO_BIG,
 	HIST_ERR_BAD_LOGLIN,
 	HIST_ERR_BAD_TOP,
+	HIST_ERR_RESERVED_NAME,
 	HIST_ERR_MAX,
 };
 

@@ -483,6 +483,13 @@ static void agg_test_words(struct kunit *test)
 			KUNIT_EXPECT_EQ_MSG(test, pct, cases[i].pct, "%s",
 					    cases[i].word);
 	}
+	KUNIT_EXPECT_TRUE(test, hist_name_reserved("top"));
+	KUNIT_EXPECT_TRUE(test, hist_name_reserved("max"));
+	KUNIT_EXPECT_FALSE(test, hist_name_reserved("p99"));
+	KUNIT_EXPECT_FALSE(test, hist_name_reserved("p2_ts"));
+	KUNIT_EXPECT_TRUE(test, hist_name_reserved("loglin"));
+	KUNIT_EXPECT_FALSE(test, hist_name_reserved("lat"));
+	KUNIT_EXPECT_FALSE(test, hist_name_reserved("p"));
 }
 
 static struct kunit_case agg_test_cases[] = {

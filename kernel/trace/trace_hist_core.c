@@ -82,6 +82,7 @@ static const char * const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_BAD_LOGLIN]	=
 		"Invalid loglin (a numeric key, loglin=1, 2, 4, ... or 64)",
 	[HIST_ERR_BAD_TOP]		= "Invalid top= (a count of at least 1)",
+	[HIST_ERR_RESERVED_NAME]	= "Variable name is a reserved word",
 };
 
 /**

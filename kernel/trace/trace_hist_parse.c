@@ -308,6 +308,26 @@ int hist_agg_of(const char *word, u32 *pct)
 	return HIST_AGG_PCT;
 }
 
+/**
+ * hist_name_reserved - is a word kept from naming variables
+ * @name: the variable's name
+ *
+ * "top", "loglin" and the names of the aggregations are words of the
+ * trigger syntax.
+ *
+ * Return: true if @name cannot be a variable's.
+ */
+bool hist_name_reserved(const char *name)
+{
+	int agg;
+	u32 pct;
+
+	/* not p99 and the like: scripts name variables p1, p2 */
+	agg = hist_agg_of(name, &pct);
+	return !strcmp(name, "top") || !strcmp(name, "loglin") ||
+	       (agg >= 0 && agg != HIST_AGG_PCT);
+}
+
 /*
  * The expression of variable @name in the trigger's "name=..." parts,
  * copied, or NULL: keys=$name uses a variable's field as a key.

@@ -215,6 +215,10 @@ int hist_var_define(const struct hist_parse_ctx *ctx,
 		hist_err(ctx, HIST_ERR_MALFORMED_ASSIGNMENT, name);
 		return -EINVAL;
 	}
+	if (hist_name_reserved(name)) {
+		hist_err(ctx, HIST_ERR_RESERVED_NAME, name);
+		return -EINVAL;
+	}
 	if (!*skip_spaces(expr)) {
 		hist_err(ctx, HIST_ERR_EMPTY_ASSIGNMENT, name);
 		return -EINVAL;
