@@ -28,6 +28,13 @@
 #   key1val1     hist:keys=common_pid:vals=__syscall_nr
 #   key2         hist:keys=common_pid,__syscall_nr
 #   stacktrace   hist:keys=common_stacktrace
+# and, where the kernel has them (ours), the aggregations:
+#   key1max      hist:keys=common_pid:vals=__syscall_nr.max
+#   key1avg      hist:keys=common_pid:vals=__syscall_nr.avg
+#   key1stddev   hist:keys=common_pid:vals=__syscall_nr.stddev
+#   key1p99      hist:keys=common_pid:vals=__syscall_nr.p99
+#   key1loglin   hist:keys=common_pid.loglin=4
+# (a kernel without them prints "bench-hist: aggregations: none")
 # and, since a syscall event has no string field to key on in 6.12
 # (common_comm is no hist field there; .execname only changes how
 # common_pid is printed), on a kprobe event of the same call,
@@ -104,6 +111,15 @@ measure key1val1 paused $SYS 'hist:keys=common_pid:vals=__syscall_nr' 200000
 measure key2 paused $SYS 'hist:keys=common_pid,__syscall_nr' 200000
 # About 11,000 instructions a call upstream (the stack walk): fewer calls.
 measure stacktrace paused $SYS 'hist:keys=common_stacktrace' 20000
+if echo 'hist:keys=common_pid:vals=__syscall_nr.max:pause' >$SYS/trigger 2>/dev/null; then
+	echo '!hist:keys=common_pid:vals=__syscall_nr.max' >>$SYS/trigger
+	for agg in max avg stddev p99; do
+		measure key1$agg paused $SYS "hist:keys=common_pid:vals=__syscall_nr.$agg" 200000
+	done
+	measure key1loglin paused $SYS 'hist:keys=common_pid.loglin=4' 200000
+else
+	echo "bench-hist: aggregations: none"
+fi
 
 # shellcheck disable=SC2016 # $comm is the kprobe's, not the shell's
 if ! echo 'p:hist_bench/getppid __x64_sys_getppid comm=$comm' >>kprobe_events; then
