@@ -114,22 +114,25 @@ static __always_inline void hist_aggregate(const struct hist_field *hf,
 					   struct tracing_map_elt *elt,
 					   u64 val)
 {
-	bool neg = hf->is_signed && (s64)val < 0;
 	struct hist_elt_data *ed;
-	atomic64_t *word;
+	unsigned int at;
 
 	switch (hf->update) {
 	case HIST_UPD_MAX:
 		hist_raise(&elt->sums[hf->map_idx], val ^ hf->agg_mask);
 		break;
 	case HIST_UPD_SQUARES:
-		word = &elt->sums[hf->map_idx + hist_sum_words(hf)];
-		hist_add_square(word, neg ? -val : val);
+		hist_add_square(&elt->sums[hf->map_idx + hist_sum_words(hf)],
+				hf->is_signed && (s64)val < 0 ? -val : val);
 		fallthrough;
 	case HIST_UPD_SUM128:
 		/* a negative number adds its magnitude to the second sum */
-		word = &elt->sums[hf->map_idx + (neg ? 2 : 0)];
-		hist_add128(word, neg ? -val : val, 0);
+		at = hf->map_idx;
+		if (hf->is_signed && (s64)val < 0) {
+			at += 2;
+			val = -val;
+		}
+		hist_add128(&elt->sums[at], val, 0);
 		break;
 	case HIST_UPD_BUCKETS:
 		ed = elt->private_data;
