@@ -71,7 +71,7 @@ summary() {
 		fi
 	done | awk -v pass="$pass" -v reps="$reps" '
 	BEGIN {
-		n = split("none paused key1 key1val1 key2 stacktrace kp-paused string", order)
+		n = split("none paused key1 key1val1 key2 stacktrace lat-paused latency kp-paused string", order)
 		label["none"] = "no trigger"
 		label["paused"] = "paused (machinery)"
 		label["key1"] = "1 key"
@@ -80,6 +80,8 @@ summary() {
 		label["string"] = "string key"
 		label["stacktrace"] = "stacktrace key"
 		label["kp-paused"] = "kprobe, paused"
+		label["lat-paused"] = "latency, paused"
+		label["latency"] = "latency pipeline"
 		label["key1max"] = "1 key + .max"
 		label["key1avg"] = "1 key + .avg"
 		label["key1stddev"] = "1 key + .stddev"
@@ -187,6 +189,13 @@ summary() {
 		wo = work("ours", "key1")
 		printf "  bar: hist work for 1 key <= 150 instructions: %.1f, %s\n", wo,
 			wo <= 150 ? "PASS" : "FAIL"
+		wo = work("ours", "latency")
+		wr = work("ref", "latency")
+		if (wo == "" || wr == "" || wr <= 0)
+			print "  bar: latency pipeline <= 0.6x the reference: n/a (not measured)"
+		else
+			printf "  bar: latency pipeline <= 0.6x the reference: %.2fx, %s\n",
+				wo / wr, wo / wr <= 0.6 ? "PASS" : "FAIL"
 		printf "  bar: every scenario <= 0.7x the reference: worst %.2fx (%s)%s, %s\n",
 			worst, label[worst_id], missing == "" ? "" : "; not measured: " missing,
 			worst <= 0.7 && missing == "" ? "PASS" : "FAIL"

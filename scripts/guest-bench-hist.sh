@@ -28,6 +28,12 @@
 #   key1val1     hist:keys=common_pid:vals=__syscall_nr
 #   key2         hist:keys=common_pid,__syscall_nr
 #   stacktrace   hist:keys=common_stacktrace
+#   lat-paused   the latency pipeline below, its three triggers paused
+#   latency      the latency pipeline: on sys_enter_getppid
+#                hist:keys=common_pid:ts0=common_timestamp, on
+#                sys_exit_getppid lat=common_timestamp-$ts0 traced by
+#                onmatch() to a synthetic event bench_lat, keyed there
+#                by lat.log2 (HITS: the synthetic event's hist)
 # and, where the kernel has them (ours), the aggregations:
 #   key1max      hist:keys=common_pid:vals=__syscall_nr.max
 #   key1avg      hist:keys=common_pid:vals=__syscall_nr.avg
@@ -54,41 +60,26 @@ cpu=$(($(nproc) - 1))
 cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 echo "bench-hist: kernel $(uname -r), clocksource $cs, loop on CPU $cpu"
 
-# measure ID BASE EVENT TRIGGER CALLS
-measure() {
-	id=$1 base=$2 ev=$3 trig=$4 calls=$5
-	if [ -n "$trig" ] && ! echo "$trig" >"$ev/trigger" 2>/dev/null; then
-		echo "bench-hist: $id failed: '$trig' refused: $(tail -n 3 error_log | tr -s '\n\t' '  ')"
-		return
-	fi
+# runs ID CALLS: time the loop REPS times; the ns per call in $vals, or
+# nothing if the loop failed
+runs() {
 	vals=""
 	i=0
 	while [ $i -lt "$reps" ]; do
-		if ! v=$(taskset -c $cpu "$loop" "$calls" $warmup); then
-			echo "bench-hist: $id failed: $loop exited with an error"
+		if ! v=$(taskset -c $cpu "$loop" "$2" $warmup); then
+			echo "bench-hist: $1 failed: $loop exited with an error"
 			vals=""
-			break
+			return
 		fi
 		vals="$vals $v"
 		i=$((i + 1))
 	done
-	hits=-
-	if [ -n "$trig" ]; then
-		hits=$(sed -n 's/^ *Hits: *//p' "$ev/hist")
-		case $trig in
-		*:pause) want=0 ;;
-		*) want=$((reps * (calls + warmup))) ;;
-		esac
-		[ -z "$vals" ] || [ "$hits" = "$want" ] ||
-			echo "bench-hist: $id warning: the hist counted ${hits:-no} hits, $want expected"
-		echo "!$trig" >>"$ev/trigger"
-		if grep -q '^hist' "$ev/trigger"; then
-			echo "bench-hist: $id failed: '!$trig' left the trigger in place"
-			return
-		fi
-	fi
+}
+
+# report ID BASE CALLS HITS: the line of a scenario, from $vals
+report() {
 	[ -n "$vals" ] || return
-	echo "$vals" | awk -v id="$id" -v base="$base" -v n="$calls" -v hits="${hits:--}" '{
+	echo "$vals" | awk -v id="$1" -v base="$2" -v n="$3" -v hits="${4:--}" '{
 		min = max = $1
 		for (i = 2; i <= NF; i++) {
 			if ($i < min)
@@ -98,6 +89,72 @@ measure() {
 		}
 		printf "bench-hist: %s %s %.1f %.1f %d %s\n", id, base, min, max, n, hits
 	}'
+}
+
+# check_hits ID HITS WANT: say so if a hist did not count what it should
+check_hits() {
+	[ -z "$vals" ] || [ "$2" = "$3" ] ||
+		echo "bench-hist: $1 warning: the hist counted ${2:-no} hits, $3 expected"
+}
+
+# measure ID BASE EVENT TRIGGER CALLS
+measure() {
+	id=$1 base=$2 ev=$3 trig=$4 calls=$5
+	if [ -n "$trig" ] && ! echo "$trig" >"$ev/trigger" 2>/dev/null; then
+		echo "bench-hist: $id failed: '$trig' refused: $(tail -n 3 error_log | tr -s '\n\t' '  ')"
+		return
+	fi
+	runs "$id" "$calls"
+	hits=-
+	if [ -n "$trig" ]; then
+		hits=$(sed -n 's/^ *Hits: *//p' "$ev/hist")
+		case $trig in
+		*:pause) want=0 ;;
+		*) want=$((reps * (calls + warmup))) ;;
+		esac
+		check_hits "$id" "$hits" "$want"
+		echo "!$trig" >>"$ev/trigger"
+		if grep -q '^hist' "$ev/trigger"; then
+			echo "bench-hist: $id failed: '!$trig' left the trigger in place"
+			return
+		fi
+	fi
+	report "$id" "$base" "$calls" "$hits"
+}
+
+# The latency pipeline of histogram.rst, per getppid() call: the enter
+# event saves a timestamp per pid, the exit event computes the latency
+# and traces it to a synthetic event, whose hist keys it by log2.
+LAT_ENTER='hist:keys=common_pid:ts0=common_timestamp'
+LAT_EXIT='hist:keys=common_pid:lat=common_timestamp-$ts0:onmatch(syscalls.sys_enter_getppid).trace(bench_lat,$lat)'
+LAT_HIST='hist:keys=lat.log2'
+EXIT=events/syscalls/sys_exit_getppid
+SYN=events/synthetic/bench_lat
+
+# measure_latency ID BASE PAUSE CALLS: PAUSE is ":pause" for the base
+measure_latency() {
+	id=$1 base=$2 pause=$3 calls=$4
+	if ! echo 'bench_lat u64 lat' >>synthetic_events ||
+	   ! echo "$LAT_HIST$pause" >"$SYN/trigger" ||
+	   ! echo "$LAT_ENTER$pause" >"$SYS/trigger" ||
+	   ! echo "$LAT_EXIT$pause" >"$EXIT/trigger"; then
+		echo "bench-hist: $id failed: refused: $(tail -n 3 error_log | tr -s '\n\t' '  ')"
+	else
+		runs "$id" "$calls"
+		hits=$(sed -n 's/^ *Hits: *//p' "$SYN/hist")
+		want=$((reps * (calls + warmup)))
+		[ -n "$pause" ] && want=0
+		check_hits "$id" "$hits" "$want"
+		report "$id" "$base" "$calls" "$hits"
+	fi
+	echo "!$LAT_EXIT" >>"$EXIT/trigger" 2>/dev/null
+	echo "!$LAT_ENTER" >>"$SYS/trigger" 2>/dev/null
+	echo "!$LAT_HIST" >>"$SYN/trigger" 2>/dev/null
+	echo '!bench_lat u64 lat' >>synthetic_events 2>/dev/null
+	if grep -q '^hist' "$SYS/trigger" "$EXIT/trigger" ||
+	   grep -q bench_lat synthetic_events; then
+		echo "bench-hist: $id failed: its triggers or event were left in place"
+	fi
 }
 
 measure none - $SYS "" 200000
@@ -111,6 +168,8 @@ measure key1val1 paused $SYS 'hist:keys=common_pid:vals=__syscall_nr' 200000
 measure key2 paused $SYS 'hist:keys=common_pid,__syscall_nr' 200000
 # About 11,000 instructions a call upstream (the stack walk): fewer calls.
 measure stacktrace paused $SYS 'hist:keys=common_stacktrace' 20000
+measure_latency lat-paused none :pause 100000
+measure_latency latency lat-paused "" 100000
 if echo 'hist:keys=common_pid:vals=__syscall_nr.max:pause' >$SYS/trigger 2>/dev/null; then
 	echo '!hist:keys=common_pid:vals=__syscall_nr.max' >>$SYS/trigger
 	for agg in max avg stddev p99; do
