@@ -79,14 +79,18 @@ static __always_inline void hist_raise(atomic64_t *word, u64 val)
  * Add to a 128-bit sum kept in two words.  Each add carries exactly its
  * own overflow into the high word, so the sum is exact once the hits
  * are done; a reader in between may see the carry late.
+ *
+ * Return: true if the sum passed 2^128 (wrapped).
  */
-static __always_inline void hist_add128(atomic64_t *word, u64 lo, u64 hi)
+static __always_inline bool hist_add128(atomic64_t *word, u64 lo, u64 hi)
 {
 	u64 old = atomic64_fetch_add(lo, &word[0]);
 
 	hi += old + lo < old;
-	if (hi)
-		atomic64_add(hi, &word[1]);
+	if (!hi)
+		return false;
+	old = atomic64_fetch_add(hi, &word[1]);
+	return old + hi < old;
 }
 
 /*
@@ -98,14 +102,9 @@ static __always_inline void hist_add128(atomic64_t *word, u64 lo, u64 hi)
  */
 static noinline void hist_add_square(atomic64_t *word, u64 mag)
 {
-	u64 hi, lo = hist_mul128(mag, mag, &hi), old;
+	u64 hi, lo = hist_mul128(mag, mag, &hi);
 
-	old = atomic64_fetch_add(lo, &word[0]);
-	hi += old + lo < old;
-	if (!hi)
-		return;
-	old = atomic64_fetch_add(hi, &word[1]);
-	if (old + hi < old)
+	if (hist_add128(word, lo, hi))
 		atomic64_set(&word[2], 1);
 }
 
