@@ -96,9 +96,10 @@
  *    including NMI, with preemption disabled (true in every tracepoint
  *    probe), because they update per-CPU counters.
  *    tracing_map_lookup(), the sum and variable helpers: any context.
- *  - tracing_map_sort_entries(), tracing_map_read_stats() and
- *    tracing_map_memory_usage(): process context, concurrently with the
- *    hit path.  Entries being added meanwhile may or may not be seen.
+ *  - tracing_map_sort_entries(), tracing_map_sort_snapshot(),
+ *    tracing_map_read_stats() and tracing_map_memory_usage(): process
+ *    context, concurrently with the hit path.  Entries being added
+ *    meanwhile may or may not be seen.
  *  - tracing_map_clear(): process context, and the caller must make sure
  *    that no insert and no sort is running or can start (e.g. by
  *    disabling the trigger and waiting with
@@ -742,13 +743,14 @@ void tracing_map_destroy(struct tracing_map *map)
 	kfree(map);
 }
 
-/* A sort key resolved against the map's fields. */
+/* A sort key resolved against the map's fields or the snapshot. */
 struct sort_field {
 	enum tracing_map_field_type	type;
 	bool				is_key;
 	bool				descending;
 	bool				ranked;	/* compared by rank[] */
-	unsigned int			index;	/* sum index or key offset */
+	bool				from_snapshot;
+	unsigned int			index;	/* sum, key offset or word */
 	unsigned int			size;
 	u64				(*rank)(const struct tracing_map_elt *elt,
 						const void *arg);
@@ -761,13 +763,14 @@ struct sort_ctx {
 };
 
 /*
- * What gets sorted: the element and, for every key but strings and
- * bytes, its rank, worked out once per element rather than once per
- * comparison.
+ * What gets sorted: the element, where its snapshot words are, and for
+ * every key but strings and bytes its rank, worked out once per element
+ * rather than once per comparison.
  */
 struct sort_pair {
 	u64			rank[TRACING_MAP_SORT_KEYS_MAX];
 	struct tracing_map_elt	*elt;
+	unsigned int		at;
 };
 
 static u64 read_key_number(const u8 *p, unsigned int size, bool is_signed)
@@ -787,18 +790,20 @@ static u64 read_key_number(const u8 *p, unsigned int size, bool is_signed)
 }
 
 /*
- * Map a numeric field, or the client's rank, to a u64 whose unsigned
- * ascending order is the requested order: flip the sign bit of signed
- * values, invert the whole word for descending.
+ * Map a numeric field, the client's rank or a word of the snapshot, to a
+ * u64 whose unsigned ascending order is the requested order: flip the
+ * sign bit of signed values, invert the whole word for descending.
  */
 static u64 field_rank(const struct sort_field *f,
-		      const struct tracing_map_elt *elt)
+		      const struct tracing_map_elt *elt, const u64 *words)
 {
 	bool is_signed = f->type == TRACING_MAP_SIGNED;
 	u64 v;
 
 	if (f->rank)
 		v = f->rank(elt, f->arg);
+	else if (f->from_snapshot)
+		v = words[f->index];
 	else if (f->is_key)
 		v = read_key_number((const u8 *)elt->key + f->index, f->size,
 				    is_signed);
@@ -847,11 +852,15 @@ static int cmp_pairs(const void *pa, const void *pb, const void *priv)
 
 static int resolve_sort_keys(const struct tracing_map *map,
 			     const struct tracing_map_sort_key *keys,
-			     unsigned int n_keys, struct sort_ctx *ctx)
+			     unsigned int n_keys,
+			     const struct tracing_map_snapshot *snap,
+			     struct sort_ctx *ctx)
 {
 	unsigned int i;
 
 	if (n_keys > TRACING_MAP_SORT_KEYS_MAX)
+		return -EINVAL;
+	if (snap && (!snap->n_words || !snap->take))
 		return -EINVAL;
 	for (i = 0; i < n_keys; i++) {
 		const struct tracing_map_field *field;
@@ -863,6 +872,15 @@ static int resolve_sort_keys(const struct tracing_map *map,
 		if (keys[i].rank) {
 			f->rank = keys[i].rank;
 			f->arg = keys[i].arg;
+			continue;
+		}
+		if (keys[i].from_snapshot) {
+			if (!snap || keys[i].field_idx >= snap->n_words)
+				return -EINVAL;
+			f->from_snapshot = true;
+			f->index = keys[i].field_idx;
+			f->type = keys[i].snapshot_signed ? TRACING_MAP_SIGNED :
+							    TRACING_MAP_UNSIGNED;
 			continue;
 		}
 		if (keys[i].field_idx >= map->n_sums + map->n_keys)
@@ -880,24 +898,33 @@ static int resolve_sort_keys(const struct tracing_map *map,
 }
 
 /**
- * tracing_map_sort_entries - collect the map's entries in a given order
+ * tracing_map_sort_snapshot - collect the map's entries in a given order,
+ *	with a copy of what the order was made from
  * @map: initialized map
  * @keys: up to TRACING_MAP_SORT_KEYS_MAX sort keys, most significant first
  * @n_keys: number of @keys; 0 gives insertion order
+ * @snap: what to copy of every element before ordering, or NULL; keys
+ *	with &tracing_map_sort_key.from_snapshot need it
  * @entries: set to an array of element pointers, NULL if there are none
+ * @words: with @snap, set to @snap->n_words words per entry, in the order
+ *	of @entries (NULL if there are none); unused without @snap
  *
  * Runs concurrently with the hit path and takes nothing it needs.  Sums
- * that change during the sort may leave their entries slightly out of
- * order.  Entries that compare equal on every key stay in insertion order.
- * Free the array with tracing_map_free_entries().
+ * compared directly that change during the sort may leave their entries
+ * slightly out of order; words of the snapshot cannot.  Entries that
+ * compare equal on every key stay in insertion order.  Free the arrays
+ * with tracing_map_free_entries() and tracing_map_free_snapshot().
  *
  * Return: the number of entries, or -EINVAL or -ENOMEM.
  */
-int tracing_map_sort_entries(struct tracing_map *map,
-			     const struct tracing_map_sort_key *keys,
-			     unsigned int n_keys,
-			     struct tracing_map_elt ***entries)
+int tracing_map_sort_snapshot(struct tracing_map *map,
+			      const struct tracing_map_sort_key *keys,
+			      unsigned int n_keys,
+			      const struct tracing_map_snapshot *snap,
+			      struct tracing_map_elt ***entries, u64 **words)
 {
+	unsigned int nw = snap ? snap->n_words : 0;
+	u64 *taken = NULL, *sorted = NULL;
 	struct tracing_map_elt **out;
 	struct sort_pair *pairs = NULL;
 	unsigned long *present;
@@ -906,7 +933,9 @@ int tracing_map_sort_entries(struct tracing_map *map,
 	int n = 0, i = 0, idx;
 
 	*entries = NULL;
-	if (resolve_sort_keys(map, keys, n_keys, &ctx))
+	if (snap)
+		*words = NULL;
+	if (resolve_sort_keys(map, keys, n_keys, snap, &ctx))
 		return -EINVAL;
 
 	/* Walking the slots finds exactly the published elements. */
@@ -922,22 +951,40 @@ int tracing_map_sort_entries(struct tracing_map *map,
 			n++;
 		}
 	}
-	if (n)
-		pairs = kvmalloc_array(n, sizeof(*pairs), GFP_KERNEL);
-	if (n && !pairs) {
+	if (!n) {
+		kvfree(present);
+		return 0;
+	}
+	pairs = kvmalloc_array(n, sizeof(*pairs), GFP_KERNEL);
+	if (pairs && nw) {
+		/* taken in map order, handed back in sorted order */
+		taken = kvmalloc_array(n, nw * sizeof(u64), GFP_KERNEL);
+		sorted = kvmalloc_array(n, nw * sizeof(u64), GFP_KERNEL);
+	}
+	if (!pairs || (nw && (!taken || !sorted))) {
+		kvfree(sorted);
+		kvfree(taken);
+		kvfree(pairs);
 		kvfree(present);
 		return -ENOMEM;
 	}
 
 	/* Index order is insertion order. */
 	for_each_set_bit(idx, present, map->max_elts) {
+		u64 *w = NULL;
+
 		if (i == n)
 			break;
 		pairs[i].elt = elt_at(map, idx);
+		pairs[i].at = i;
+		if (nw) {
+			w = taken + (size_t)i * nw;
+			snap->take(pairs[i].elt, w, snap->arg);
+		}
 		for (k = 0; k < ctx.n_fields; k++)
 			if (ctx.fields[k].ranked)
 				pairs[i].rank[k] = field_rank(&ctx.fields[k],
-							      pairs[i].elt);
+							      pairs[i].elt, w);
 		i++;
 	}
 	kvfree(present);
@@ -945,6 +992,11 @@ int tracing_map_sort_entries(struct tracing_map *map,
 
 	if (n_keys)
 		sort_r(pairs, n, sizeof(*pairs), cmp_pairs, NULL, &ctx);
+
+	for (i = 0; nw && i < n; i++)
+		memcpy(sorted + (size_t)i * nw, taken + (size_t)pairs[i].at * nw,
+		       nw * sizeof(u64));
+	kvfree(taken);
 
 	/*
 	 * Compact the pairs into the array of pointers we return, in place:
@@ -957,7 +1009,30 @@ int tracing_map_sort_entries(struct tracing_map *map,
 		out[i] = elt;
 	}
 	*entries = out;
+	if (snap)
+		*words = sorted;
 	return n;
+}
+
+/**
+ * tracing_map_sort_entries - collect the map's entries in a given order
+ * @map: initialized map
+ * @keys: up to TRACING_MAP_SORT_KEYS_MAX sort keys, most significant first;
+ *	none may be &tracing_map_sort_key.from_snapshot
+ * @n_keys: number of @keys; 0 gives insertion order
+ * @entries: set to an array of element pointers, NULL if there are none
+ *
+ * tracing_map_sort_snapshot() without a snapshot.
+ *
+ * Return: the number of entries, or -EINVAL or -ENOMEM.
+ */
+int tracing_map_sort_entries(struct tracing_map *map,
+			     const struct tracing_map_sort_key *keys,
+			     unsigned int n_keys,
+			     struct tracing_map_elt ***entries)
+{
+	return tracing_map_sort_snapshot(map, keys, n_keys, NULL, entries,
+					 NULL);
 }
 
 /**
@@ -967,6 +1042,15 @@ int tracing_map_sort_entries(struct tracing_map *map,
 void tracing_map_free_entries(struct tracing_map_elt **entries)
 {
 	kvfree(entries);
+}
+
+/**
+ * tracing_map_free_snapshot - free the words from tracing_map_sort_snapshot()
+ * @words: the words; may be NULL
+ */
+void tracing_map_free_snapshot(u64 *words)
+{
+	kvfree(words);
 }
 
 /**

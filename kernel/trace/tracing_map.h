@@ -93,8 +93,13 @@ struct tracing_map_ops {
 /**
  * struct tracing_map_sort_key - one level of ordering for a sort
  * @field_idx: index returned by tracing_map_add_sum_field() or
- *	tracing_map_add_key_field(); unused when @rank is set
+ *	tracing_map_add_key_field(), or with @from_snapshot the number of
+ *	a word of the snapshot
  * @descending: largest first instead of smallest first
+ * @from_snapshot: order by a word the client's snapshot wrote
+ *	(tracing_map_sort_snapshot()), e.g. a maximum or a percentile
+ *	worked out from what the element keeps
+ * @snapshot_signed: with @from_snapshot, the word is an s64
  * @rank: optional; the element's place for this key, computed by the
  *	map's client from what it keeps (e.g. a maximum or a percentile),
  *	as a u64 whose unsigned order is the ascending order.  It is
@@ -104,7 +109,28 @@ struct tracing_map_ops {
 struct tracing_map_sort_key {
 	unsigned int	field_idx;
 	bool		descending;
+	bool		from_snapshot;
+	bool		snapshot_signed;
 	u64		(*rank)(const struct tracing_map_elt *elt,
+				const void *arg);
+	const void	*arg;
+};
+
+/**
+ * struct tracing_map_snapshot - what a sort copies of every element first
+ * @n_words: words per element, at least 1
+ * @take: writes the @n_words words of @elt; called once per element per
+ *	sort, in process context, while hits may still update @elt
+ * @arg: passed to @take
+ *
+ * The words are taken before any element is ordered, the order is
+ * worked out from them alone, and they are handed back with the sorted
+ * elements: a reader that prints them prints the values the order was
+ * made from, however the elements change meanwhile.
+ */
+struct tracing_map_snapshot {
+	unsigned int	n_words;
+	void		(*take)(const struct tracing_map_elt *elt, u64 *words,
 				const void *arg);
 	const void	*arg;
 };
@@ -170,7 +196,13 @@ int tracing_map_sort_entries(struct tracing_map *map,
 			     const struct tracing_map_sort_key *keys,
 			     unsigned int n_keys,
 			     struct tracing_map_elt ***entries);
+int tracing_map_sort_snapshot(struct tracing_map *map,
+			      const struct tracing_map_sort_key *keys,
+			      unsigned int n_keys,
+			      const struct tracing_map_snapshot *snap,
+			      struct tracing_map_elt ***entries, u64 **words);
 void tracing_map_free_entries(struct tracing_map_elt **entries);
+void tracing_map_free_snapshot(u64 *words);
 
 void tracing_map_count_drop(struct tracing_map *map);
 void tracing_map_read_stats(const struct tracing_map *map,

@@ -247,31 +247,89 @@ static int field_cmp(const struct tracing_map_elt *a,
 	}
 }
 
-static void expect_sorted(struct kunit *test, struct tracing_map *map,
-			  const struct tracing_map_sort_key *keys,
-			  unsigned int n_keys)
+/* The snapshot of the tests: word 0 the key's delta, word 1 the hits. */
+#define SNAP_WORDS	2
+
+static void snap_delta_hits(const struct tracing_map_elt *elt, u64 *words,
+			    const void *arg)
+{
+	const struct sort_test_key *k = tracing_map_elt_key(elt);
+
+	atomic_inc((atomic_t *)arg);
+	words[0] = (u64)(s64)k->delta;
+	words[1] = tracing_map_read_sum(elt, HITS);
+}
+
+static int words_cmp(const u64 *a, const u64 *b,
+		     const struct tracing_map_sort_key *key)
+{
+	u64 va = a[key->field_idx], vb = b[key->field_idx];
+
+	if (key->snapshot_signed)
+		return (s64)va < (s64)vb ? -1 : (s64)va > (s64)vb;
+	return va < vb ? -1 : va > vb;
+}
+
+/*
+ * Sort, with @snap or without, and check the order against the
+ * fields (or, for keys of the snapshot, the words handed back) and that
+ * every entry's words are its own.
+ */
+static void expect_sorted_snap(struct kunit *test, struct tracing_map *map,
+			       const struct tracing_map_sort_key *keys,
+			       unsigned int n_keys,
+			       const struct tracing_map_snapshot *snap)
 {
 	struct tracing_map_elt **e;
+	u64 *w = NULL;
 	unsigned int k;
 	int n, i, r = 0;
 
-	n = tracing_map_sort_entries(map, keys, n_keys, &e);
+	if (snap)
+		n = tracing_map_sort_snapshot(map, keys, n_keys, snap, &e, &w);
+	else
+		n = tracing_map_sort_entries(map, keys, n_keys, &e);
 	KUNIT_ASSERT_EQ(test, n, SORT_N);
+	for (i = 0; snap && i < n; i++) {
+		const struct sort_test_key *key = tracing_map_elt_key(e[i]);
+
+		if (w[i * SNAP_WORDS] != (u64)(s64)key->delta ||
+		    w[i * SNAP_WORDS + 1] != tracing_map_read_sum(e[i], HITS)) {
+			KUNIT_FAIL(test, "entry %d: words not its own", i);
+			break;
+		}
+	}
 	for (i = 1; i < n; i++) {
 		for (k = 0; k < n_keys; k++) {
-			r = field_cmp(e[i - 1], e[i], keys[k].field_idx);
+			if (keys[k].from_snapshot)
+				r = words_cmp(w + (i - 1) * SNAP_WORDS,
+					      w + i * SNAP_WORDS, &keys[k]);
+			else
+				r = field_cmp(e[i - 1], e[i],
+					      keys[k].field_idx);
 			if (keys[k].descending)
 				r = -r;
 			if (r)
 				break;
 		}
 		/* Full ties keep insertion order, i.e. element order. */
-		KUNIT_EXPECT_TRUE_MSG(test, r < 0 || (!r && e[i - 1] < e[i]),
-				      "field %u%s, position %d",
-				      keys[0].field_idx,
-				      keys[0].descending ? " desc" : "", i);
+		if (r > 0 || (!r && e[i - 1] > e[i])) {
+			KUNIT_FAIL(test, "field %u%s%s, position %d",
+				   keys[0].field_idx,
+				   keys[0].from_snapshot ? " of the snapshot" : "",
+				   keys[0].descending ? " desc" : "", i);
+			break;
+		}
 	}
 	tracing_map_free_entries(e);
+	tracing_map_free_snapshot(w);
+}
+
+static void expect_sorted(struct kunit *test, struct tracing_map *map,
+			  const struct tracing_map_sort_key *keys,
+			  unsigned int n_keys)
+{
+	expect_sorted_snap(test, map, keys, n_keys, NULL);
 }
 
 static void tracing_map_test_sort_directions(struct kunit *test)
@@ -346,6 +404,58 @@ static void tracing_map_test_sort_ranked(struct kunit *test)
 	atomic_set(&calls, 0);
 	expect_sorted(test, map, keys, 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&calls), SORT_N);
+}
+
+/*
+ * Keys of the snapshot sort as the words the client wrote, signed or
+ * not, either way, first or after other keys, with up to four keys; the
+ * snapshot is taken once per element and sort, not once per comparison,
+ * and comes back in the order of the entries.  A key of the snapshot
+ * needs a snapshot that has its word.
+ */
+static void tracing_map_test_sort_snapshot(struct kunit *test)
+{
+	struct tracing_map *map = sort_map(test);
+	struct tracing_map_sort_key keys[TRACING_MAP_SORT_KEYS_MAX] = {
+		{ .field_idx = 0, .from_snapshot = true,
+		  .snapshot_signed = true },
+		{ .field_idx = 4 },
+		{ .field_idx = 1, .from_snapshot = true, .descending = true },
+		{ .field_idx = 2 },
+	};
+	atomic_t calls = ATOMIC_INIT(0);
+	struct tracing_map_snapshot snap = {
+		.n_words = SNAP_WORDS,
+		.take = snap_delta_hits,
+		.arg = &calls,
+	};
+	struct tracing_map_elt **e;
+	unsigned int n;
+	u64 *w;
+
+	for (n = 1; n <= TRACING_MAP_SORT_KEYS_MAX; n++) {
+		atomic_set(&calls, 0);
+		expect_sorted_snap(test, map, keys, n, &snap);
+		KUNIT_EXPECT_EQ(test, atomic_read(&calls), SORT_N);
+		keys[0].descending = !keys[0].descending;
+	}
+	/* of the snapshot second, after a string; then none of it */
+	swap(keys[0], keys[1]);
+	atomic_set(&calls, 0);
+	expect_sorted_snap(test, map, keys, 2, &snap);
+	KUNIT_EXPECT_EQ(test, atomic_read(&calls), SORT_N);
+	expect_sorted_snap(test, map, &keys[0], 1, &snap);
+
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			tracing_map_sort_entries(map, &keys[1], 1, &e));
+	keys[1].field_idx = SNAP_WORDS;
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			tracing_map_sort_snapshot(map, &keys[1], 1, &snap,
+						  &e, &w));
+	KUNIT_EXPECT_NULL(test, w);
+	snap.n_words = 0;
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			tracing_map_sort_snapshot(map, NULL, 0, &snap, &e, &w));
 }
 
 static void tracing_map_test_insertion_order(struct kunit *test)
@@ -949,6 +1059,7 @@ static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tracing_map_test_sort_directions),
 	KUNIT_CASE(tracing_map_test_sort_two_keys),
 	KUNIT_CASE(tracing_map_test_sort_ranked),
+	KUNIT_CASE(tracing_map_test_sort_snapshot),
 	KUNIT_CASE(tracing_map_test_insertion_order),
 	KUNIT_CASE(tracing_map_test_vars),
 	KUNIT_CASE(tracing_map_test_long_keys),
