@@ -639,7 +639,6 @@ u64 hist_pct_bucket_value(unsigned int idx, bool is_signed);
 u64 hist_pct_value(const atomic64_t *buckets, bool is_signed, u32 pct);
 u64 hist_val_read(const struct hist_field *hf,
 		  const struct tracing_map_elt *elt);
-u64 hist_val_rank(const struct tracing_map_elt *elt, const void *arg);
 u64 hist_loglin_high(u64 low, unsigned int bits, bool is_signed);
 
 /* 3 compiler: trace_hist_parse.c, _expr.c, _vars.c, _actions.c */

@@ -323,21 +323,3 @@ u64 hist_val_read(const struct hist_field *hf,
 		return tracing_map_read_sum(elt, hf->map_idx);
 	}
 }
-
-/**
- * hist_val_rank - the sort rank of a value of an entry
- * @elt: the entry
- * @arg: the value (struct hist_field)
- *
- * The rank callback of struct tracing_map_sort_key, for values that are
- * not plain sums.
- *
- * Return: hist_val_read() in an order the unsigned order of u64 keeps.
- */
-u64 hist_val_rank(const struct tracing_map_elt *elt, const void *arg)
-{
-	const struct hist_field *hf = arg;
-	u64 val = hist_val_read(hf, elt);
-
-	return hf->is_signed ? val ^ BIT_ULL(63) : val;
-}

@@ -654,6 +654,25 @@ static const struct hist_field *hist_find_sort_field(const struct hist_data *hd,
 }
 
 /*
+ * A value is sorted by what the reader's snapshot holds of it, word i
+ * for value i (see hist_view_take()): the order is the order of the
+ * numbers printed.  A key is sorted by the map's copy of it, which no
+ * hit changes.
+ */
+static void hist_sort_by(struct hist_data *hd, struct tracing_map_sort_key *sk,
+			 const struct hist_field *hf)
+{
+	if (hf >= hd->vals && hf < hd->vals + hd->n_vals) {
+		sk->from_snapshot = true;
+		sk->snapshot_signed = hf->is_signed;
+		sk->field_idx = hf - hd->vals;
+	} else {
+		sk->field_idx = hf->map_idx;
+	}
+	hd->sort_fields[hd->n_sort_keys++] = hf;
+}
+
+/*
  * One sort field, "name[.ascending|.descending]", where the name may
  * itself have a dot ("lat.max").  A dot that is neither a direction nor
  * part of a value's name is a bad modifier, as upstream says, unless it
@@ -692,12 +711,7 @@ static int hist_parse_sort_field(const struct hist_parse_ctx *ctx,
 		hist_err(ctx, HIST_ERR_INVALID_SORT_FIELD, tok);
 		return -EINVAL;
 	}
-	if (hf->agg != HIST_AGG_SUM) {
-		sk->rank = hist_val_rank;
-		sk->arg = hf;
-	}
-	sk->field_idx = hf->map_idx;
-	hd->sort_fields[hd->n_sort_keys++] = hf;
+	hist_sort_by(hd, sk, hf);
 	return 0;
 }
 
@@ -709,9 +723,7 @@ static int hist_parse_sort(const struct hist_parse_ctx *ctx,
 	int ret;
 
 	if (!text) {
-		hd->sort_keys[0].field_idx = hd->vals[0].map_idx;
-		hd->sort_fields[0] = &hd->vals[0];
-		hd->n_sort_keys = 1;
+		hist_sort_by(hd, &hd->sort_keys[0], &hd->vals[0]);
 		return 0;
 	}
 	/* errors about the whole list point at "sort=" */
@@ -776,10 +788,7 @@ static int hist_create_map(struct hist_data *hd)
 		hd->map = NULL;
 		return ret;
 	}
-	/*
-	 * All sums first: the map wants them before the key fields.  Only
-	 * a plain sum is sorted by its word; the others by hist_val_rank().
-	 */
+	/* All sums first: the map wants them before the key fields. */
 	for (i = 0; i < hd->n_vals; i++) {
 		struct hist_field *hf = &hd->vals[i];
 

@@ -9,8 +9,12 @@
  * one line per entry and the totals.  The entries are sorted once, when
  * a read starts at the beginning of the file, and kept with the open
  * file: the seq_file buffer refills of a long read then only print the
- * next lines.  Sorting works on the live map (tracing_map_sort_entries()
- * runs beside the hit path), so reading never holds events back.
+ * next lines.  Sorting works on the live map (tracing_map_sort_snapshot()
+ * runs beside the hit path), so reading never holds events back.  What
+ * an entry line prints of the values is what the sort copied of them
+ * first, one word per value: the lines are in the order of the numbers
+ * they show, although hits (the reader's own system calls among them)
+ * go on while the file is read.
  *
  * A snapshot pins the memory of each histogram it shows (hd->pins), and
  * nothing else: a trigger the user removes goes at once, with its
@@ -262,6 +266,7 @@ struct hist_view {
 	struct event_trigger_data	*data;
 	struct hist_data		*hd;
 	struct tracing_map_elt		**entries;
+	u64				*vals;	/* hd->n_vals per entry */
 	unsigned int			n_entries;
 	unsigned int			n_shown;
 	struct tracing_map_stats	stats;
@@ -314,6 +319,7 @@ static void hist_reader_drop(struct hist_reader *r)
 	lockdep_assert_held(&event_mutex);
 	for (i = 0; i < r->n_views; i++) {
 		tracing_map_free_entries(r->views[i].entries);
+		tracing_map_free_snapshot(r->views[i].vals);
 		hist_data_unpin(r->views[i].hd);
 	}
 	kfree(r->views);
@@ -321,9 +327,25 @@ static void hist_reader_drop(struct hist_reader *r)
 	r->n_views = 0;
 }
 
+/* The snapshot of an entry: what hist_seq_show() prints of its values. */
+static void hist_snapshot_take(const struct tracing_map_elt *elt, u64 *words,
+			       const void *arg)
+{
+	const struct hist_data *hd = arg;
+	unsigned int i;
+
+	for (i = 0; i < hd->n_vals; i++)
+		words[i] = hist_val_read(&hd->vals[i], elt);
+}
+
 static int hist_view_take(struct hist_view *v, struct event_trigger_data *data)
 {
 	struct hist_data *hd = data->private_data;
+	const struct tracing_map_snapshot snap = {
+		.n_words	= hd->n_vals,
+		.take		= hist_snapshot_take,
+		.arg		= hd,
+	};
 	unsigned int i, j;
 	int n;
 
@@ -331,12 +353,10 @@ static int hist_view_take(struct hist_view *v, struct event_trigger_data *data)
 	v->hd = hd;
 	hd->pins++;
 	tracing_map_read_stats(hd->map, &v->stats);
-	n = tracing_map_sort_entries(hd->map, hd->sort_keys, hd->n_sort_keys,
-				     &v->entries);
-	if (n < 0) {
-		v->entries = NULL;
+	n = tracing_map_sort_snapshot(hd->map, hd->sort_keys, hd->n_sort_keys,
+				      &snap, &v->entries, &v->vals);
+	if (n < 0)
 		return n;
-	}
 	v->n_entries = n;
 	v->n_shown = hd->attrs.top ? min(hd->attrs.top, v->n_entries) : n;
 	for (i = 0; i < hd->n_vals; i++) {
@@ -344,7 +364,7 @@ static int hist_view_take(struct hist_view *v, struct event_trigger_data *data)
 					   HIST_FIELD_FL_GRAPH)))
 			continue;
 		for (j = 0; j < v->n_entries; j++) {
-			u64 val = hist_val_read(&hd->vals[i], v->entries[j]);
+			u64 val = v->vals[(size_t)j * hd->n_vals + i];
 
 			v->vstat[i].total += val;
 			v->vstat[i].max = max(v->vstat[i].max, val);
@@ -492,6 +512,7 @@ static int hist_seq_show(struct seq_file *m, void *v)
 	struct event_trigger_data *data = view->data;
 	struct hist_data *hd = view->hd;
 	struct tracing_map_elt *elt;
+	const u64 *vals;
 	unsigned int i;
 
 	if (!idx) {
@@ -508,13 +529,13 @@ static int hist_seq_show(struct seq_file *m, void *v)
 	}
 
 	elt = view->entries[idx - 1];
+	vals = view->vals + (size_t)(idx - 1) * hd->n_vals;
 	hist_print_key(m, hd, tracing_map_elt_key(elt), elt);
 	if (!hd->attrs.no_hitcount)
-		seq_printf(m, " hitcount: %10llu", tracing_map_read_sum(elt, 0));
+		seq_printf(m, " hitcount: %10llu", vals[0]);
 	for (i = 1; i < hd->n_vals; i++) {
 		seq_putc(m, ' ');
-		hist_print_val(m, &hd->vals[i], hd->vals[i].name,
-			       hist_val_read(&hd->vals[i], elt),
+		hist_print_val(m, &hd->vals[i], hd->vals[i].name, vals[i],
 			       &view->vstat[i]);
 	}
 	hist_actions_print_elt(m, hd, elt);

@@ -752,9 +752,6 @@ struct sort_field {
 	bool				from_snapshot;
 	unsigned int			index;	/* sum, key offset or word */
 	unsigned int			size;
-	u64				(*rank)(const struct tracing_map_elt *elt,
-						const void *arg);
-	const void			*arg;
 };
 
 struct sort_ctx {
@@ -790,9 +787,9 @@ static u64 read_key_number(const u8 *p, unsigned int size, bool is_signed)
 }
 
 /*
- * Map a numeric field, the client's rank or a word of the snapshot, to a
- * u64 whose unsigned ascending order is the requested order: flip the
- * sign bit of signed values, invert the whole word for descending.
+ * Map a numeric field, or a word of the snapshot, to a u64 whose
+ * unsigned ascending order is the requested order: flip the sign bit of
+ * signed values, invert the whole word for descending.
  */
 static u64 field_rank(const struct sort_field *f,
 		      const struct tracing_map_elt *elt, const u64 *words)
@@ -800,9 +797,7 @@ static u64 field_rank(const struct sort_field *f,
 	bool is_signed = f->type == TRACING_MAP_SIGNED;
 	u64 v;
 
-	if (f->rank)
-		v = f->rank(elt, f->arg);
-	else if (f->from_snapshot)
+	if (f->from_snapshot)
 		v = words[f->index];
 	else if (f->is_key)
 		v = read_key_number((const u8 *)elt->key + f->index, f->size,
@@ -869,11 +864,6 @@ static int resolve_sort_keys(const struct tracing_map *map,
 		memset(f, 0, sizeof(*f));
 		f->descending = keys[i].descending;
 		f->ranked = true;
-		if (keys[i].rank) {
-			f->rank = keys[i].rank;
-			f->arg = keys[i].arg;
-			continue;
-		}
 		if (keys[i].from_snapshot) {
 			if (!snap || keys[i].field_idx >= snap->n_words)
 				return -EINVAL;

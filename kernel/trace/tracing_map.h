@@ -100,20 +100,12 @@ struct tracing_map_ops {
  *	(tracing_map_sort_snapshot()), e.g. a maximum or a percentile
  *	worked out from what the element keeps
  * @snapshot_signed: with @from_snapshot, the word is an s64
- * @rank: optional; the element's place for this key, computed by the
- *	map's client from what it keeps (e.g. a maximum or a percentile),
- *	as a u64 whose unsigned order is the ascending order.  It is
- *	called once per element per sort, in process context.
- * @arg: passed to @rank
  */
 struct tracing_map_sort_key {
 	unsigned int	field_idx;
 	bool		descending;
 	bool		from_snapshot;
 	bool		snapshot_signed;
-	u64		(*rank)(const struct tracing_map_elt *elt,
-				const void *arg);
-	const void	*arg;
 };
 
 /**

@@ -366,46 +366,6 @@ static void tracing_map_test_sort_two_keys(struct kunit *test)
 			tracing_map_sort_entries(map, &bad, 1, &e));
 }
 
-/* A client's rank: the order of field 3 (delta), counting its calls. */
-static u64 rank_of_delta(const struct tracing_map_elt *elt, const void *arg)
-{
-	const struct sort_test_key *k = tracing_map_elt_key(elt);
-
-	atomic_inc((atomic_t *)arg);
-	return (u64)(s64)k->delta ^ BIT_ULL(63);
-}
-
-/*
- * A key ranked by the client sorts as the field it ranks by, either
- * way, first or after other keys, with up to four keys; its rank is
- * asked once per element and sort, not once per comparison.
- */
-static void tracing_map_test_sort_ranked(struct kunit *test)
-{
-	struct tracing_map *map = sort_map(test);
-	struct tracing_map_sort_key keys[TRACING_MAP_SORT_KEYS_MAX] = {
-		{ .field_idx = 3, .rank = rank_of_delta },
-		{ .field_idx = 4 },
-		{ .field_idx = HITS, .descending = true },
-		{ .field_idx = 2 },
-	};
-	atomic_t calls = ATOMIC_INIT(0);
-	unsigned int n;
-
-	keys[0].arg = &calls;
-	for (n = 1; n <= TRACING_MAP_SORT_KEYS_MAX; n++) {
-		atomic_set(&calls, 0);
-		expect_sorted(test, map, keys, n);
-		KUNIT_EXPECT_EQ(test, atomic_read(&calls), SORT_N);
-		keys[0].descending = !keys[0].descending;
-	}
-	/* ranked second, after a string */
-	swap(keys[0], keys[1]);
-	atomic_set(&calls, 0);
-	expect_sorted(test, map, keys, 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&calls), SORT_N);
-}
-
 /*
  * Keys of the snapshot sort as the words the client wrote, signed or
  * not, either way, first or after other keys, with up to four keys; the
@@ -1058,7 +1018,6 @@ static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tracing_map_test_clear),
 	KUNIT_CASE(tracing_map_test_sort_directions),
 	KUNIT_CASE(tracing_map_test_sort_two_keys),
-	KUNIT_CASE(tracing_map_test_sort_ranked),
 	KUNIT_CASE(tracing_map_test_sort_snapshot),
 	KUNIT_CASE(tracing_map_test_insertion_order),
 	KUNIT_CASE(tracing_map_test_vars),
