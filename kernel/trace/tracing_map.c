@@ -855,7 +855,9 @@ static int resolve_sort_keys(const struct tracing_map *map,
 
 	if (n_keys > TRACING_MAP_SORT_KEYS_MAX)
 		return -EINVAL;
-	if (snap && (!snap->n_words || !snap->take))
+	if (snap && (!snap->n_words ||
+		     snap->n_words > TRACING_MAP_SNAPSHOT_WORDS_MAX ||
+		     !snap->take))
 		return -EINVAL;
 	for (i = 0; i < n_keys; i++) {
 		const struct tracing_map_field *field;
@@ -945,11 +947,13 @@ int tracing_map_sort_snapshot(struct tracing_map *map,
 		kvfree(present);
 		return 0;
 	}
-	pairs = kvmalloc_array(n, sizeof(*pairs), GFP_KERNEL);
+	/* charged to the reader, who may keep them while it reads */
+	pairs = kvmalloc_array(n, sizeof(*pairs), GFP_KERNEL_ACCOUNT);
 	if (pairs && nw) {
 		/* taken in map order, handed back in sorted order */
-		taken = kvmalloc_array(n, nw * sizeof(u64), GFP_KERNEL);
-		sorted = kvmalloc_array(n, nw * sizeof(u64), GFP_KERNEL);
+		taken = kvmalloc_array(n, nw * sizeof(u64), GFP_KERNEL_ACCOUNT);
+		sorted = kvmalloc_array(n, nw * sizeof(u64),
+					GFP_KERNEL_ACCOUNT);
 	}
 	if (!pairs || (nw && (!taken || !sorted))) {
 		kvfree(sorted);
@@ -975,7 +979,9 @@ int tracing_map_sort_snapshot(struct tracing_map *map,
 			if (ctx.fields[k].ranked)
 				pairs[i].rank[k] = field_rank(&ctx.fields[k],
 							      pairs[i].elt, w);
-		i++;
+		/* a snapshot may walk buckets: a big map takes a while */
+		if (!(++i % 1024))
+			cond_resched();
 	}
 	kvfree(present);
 	n = i;

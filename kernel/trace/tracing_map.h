@@ -108,9 +108,11 @@ struct tracing_map_sort_key {
 	bool		snapshot_signed;
 };
 
+#define TRACING_MAP_SNAPSHOT_WORDS_MAX	64
+
 /**
  * struct tracing_map_snapshot - what a sort copies of every element first
- * @n_words: words per element, at least 1
+ * @n_words: words per element, 1 to TRACING_MAP_SNAPSHOT_WORDS_MAX
  * @take: writes the @n_words words of @elt; called once per element per
  *	sort, in process context, while hits may still update @elt
  * @arg: passed to @take

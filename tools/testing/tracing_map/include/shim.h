@@ -37,6 +37,7 @@ typedef void (*swap_func_t)(void *a, void *b, int size);
 typedef void (*swap_r_func_t)(void *a, void *b, int size, const void *priv);
 
 #define GFP_KERNEL		0u
+#define GFP_KERNEL_ACCOUNT	0u
 #define PAGE_SIZE		4096UL
 #define SMP_CACHE_BYTES		64
 #define L1_CACHE_BYTES		64
@@ -56,6 +57,8 @@ typedef void (*swap_r_func_t)(void *a, void *b, int size, const void *priv);
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define EXPORT_SYMBOL(sym)
+#define cond_resched()		do { } while (0)
+#define noinline		__attribute__((__noinline__))
 
 #define ALIGN(x, a)		(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
 #define min(a, b)		((a) < (b) ? (a) : (b))
