@@ -457,6 +457,8 @@ static void hist_clear(struct event_trigger_data *data)
 {
 	hist_clear_start(data);
 	tracing_map_clear(hist_of(data)->map);
+	/* a reader part-way through the file stops: see hist_view_live() */
+	hist_of(data)->clears++;
 	hist_clear_finish(data);
 }
 

@@ -493,6 +493,8 @@ struct hist_attrs {
  * @n_field_var_hists: number of @field_var_hists
  * @field_var_hist: we are such a histogram, made for other triggers and
  *	removed by the last of them
+ * @clears: clears so far (event_mutex): a hist file snapshot taken
+ *	before the last one names entries that may hold other keys now
  * @pins: holders of this memory: the owning trigger until it is freed,
  *	and each hist file snapshot that shows us (event_mutex)
  * @retired: the owning trigger is gone, and with it everything a user
@@ -542,6 +544,7 @@ struct hist_data {
 	struct event_trigger_data	*field_var_hists[HIST_PARAMS_MAX];
 	unsigned int			n_field_var_hists;
 	bool				field_var_hist;
+	unsigned int			clears;
 	unsigned int			pins;
 	bool				retired;
 	bool				event_held;

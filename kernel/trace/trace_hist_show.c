@@ -265,6 +265,7 @@ static void hist_actions_print_snapshot(struct seq_file *m,
 struct hist_view {
 	struct event_trigger_data	*data;
 	struct hist_data		*hd;
+	unsigned int			clears;
 	struct tracing_map_elt		**entries;
 	u64				*vals;	/* hd->n_vals per entry */
 	unsigned int			n_entries;
@@ -349,14 +350,17 @@ static int hist_view_take(struct hist_view *v, struct event_trigger_data *data)
 	unsigned int i, j;
 	int n;
 
+	BUILD_BUG_ON(HIST_VALS_MAX > TRACING_MAP_SNAPSHOT_WORDS_MAX);
 	v->data = data;
 	v->hd = hd;
+	v->clears = hd->clears;
 	hd->pins++;
-	tracing_map_read_stats(hd->map, &v->stats);
 	n = tracing_map_sort_snapshot(hd->map, hd->sort_keys, hd->n_sort_keys,
 				      &snap, &v->entries, &v->vals);
 	if (n < 0)
 		return n;
+	/* after the snapshot: Hits is never below the hitcounts shown */
+	tracing_map_read_stats(hd->map, &v->stats);
 	v->n_entries = n;
 	v->n_shown = hd->attrs.top ? min(hd->attrs.top, v->n_entries) : n;
 	for (i = 0; i < hd->n_vals; i++) {
@@ -414,14 +418,16 @@ out:
  * while it is on the event's list and uses the histogram we pinned; a
  * pinned histogram cannot be freed and reused, so another trigger made
  * at the address of a freed one fails the second test unless it shares
- * that very histogram, and is then live too.
+ * that very histogram, and is then live too.  A histogram cleared since
+ * the sort is not: its entries may hold other keys now, which the rest
+ * of the file would print beside the values of the old ones.
  */
 static bool hist_view_live(const struct hist_view *v,
 			   struct trace_event_file *file)
 {
 	struct event_trigger_data *data;
 
-	if (v->hd->retired)
+	if (v->hd->retired || v->hd->clears != v->clears)
 		return false;
 	list_for_each_entry(data, &file->triggers, list)
 		if (data == v->data && data->private_data == v->hd)
