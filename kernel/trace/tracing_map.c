@@ -92,9 +92,10 @@
  *  - tracing_map_create(), the tracing_map_add_*() functions,
  *    tracing_map_init() and tracing_map_destroy(): process context, by
  *    the map's owner, with no other user of the map.
- *  - tracing_map_insert() and tracing_map_count_drop(): any context
- *    including NMI, with preemption disabled (true in every tracepoint
- *    probe), because they update per-CPU counters.
+ *  - tracing_map_insert(), tracing_map_insert_u64() and
+ *    tracing_map_count_drop(): any context including NMI, with
+ *    preemption disabled (true in every tracepoint probe), because they
+ *    update per-CPU counters.
  *    tracing_map_lookup(), the sum and variable helpers: any context.
  *  - tracing_map_sort_entries(), tracing_map_sort_snapshot(),
  *    tracing_map_read_stats() and tracing_map_memory_usage(): process
@@ -324,25 +325,25 @@ static __always_inline void prepare_elt(struct tracing_map *map, int idx,
 }
 
 /*
- * The walk described at the top of this file.  Always inlined into four
- * callers so that both @insert and @key64 are compile-time constants.
+ * The rest of an insert, from the empty slot where the walk of
+ * map_find() ended: the key is not in the map, or is being published
+ * by someone else.  Taken once per new key (and by the losers of a
+ * race), so it stays out of line, out of the registers of the walk
+ * every hit makes.
  */
-static __always_inline struct tracing_map_elt *
-map_find(struct tracing_map *map, const void *key, bool insert, bool key64)
+static noinline struct tracing_map_elt *
+map_insert_from(struct tracing_map *map, const void *key, u32 hash, u32 pos,
+		u32 probes)
 {
-	u32 hash = map_hash(map, key, key64);
-	u32 pos = hash >> map->slot_shift;
+	bool key64 = map->key_size == sizeof(u64);
 	int mine = NO_ELT;
-	u32 probes;
 
-	for (probes = 0; probes <= map->slot_mask; probes++) {
+	for (; probes <= map->slot_mask; probes++) {
 		atomic64_t *slot = &map->slots[pos];
 		u64 val = atomic64_read_acquire(slot);
 		int idx;
 
 		if (!val) {
-			if (!insert)
-				return NULL;
 			if (mine == NO_ELT) {
 				mine = claim_elt(map);
 				if (mine == NO_ELT)
@@ -366,6 +367,53 @@ map_find(struct tracing_map *map, const void *key, bool insert, bool key64)
 			if (key_equal(map, key_at(map, idx), key, key64)) {
 				if (mine != NO_ELT)
 					park_elt(map, mine);
+				local64_inc(&this_cpu_ptr(map->cpu)->hits);
+				return elt_at(map, idx);
+			}
+		}
+		pos = (pos + 1) & map->slot_mask;
+	}
+
+	/* Only a full map gets here; the probe bound is a backstop. */
+	if (mine != NO_ELT)
+		park_elt(map, mine);
+	local64_inc(&this_cpu_ptr(map->cpu)->drops);
+	return NULL;
+}
+
+/* The same for tracing_map_insert_u64(), whose key is in a register. */
+static noinline struct tracing_map_elt *
+map_insert_from_u64(struct tracing_map *map, u64 key, u32 hash, u32 pos,
+		    u32 probes)
+{
+	return map_insert_from(map, &key, hash, pos, probes);
+}
+
+/*
+ * The walk described at the top of this file, up to the key or the
+ * first empty slot; an insert goes on from there in map_insert_from().
+ * Always inlined into its callers so that both @insert and @key64 are
+ * compile-time constants.
+ */
+static __always_inline struct tracing_map_elt *
+map_find(struct tracing_map *map, const void *key, bool insert, bool key64)
+{
+	u32 hash = map_hash(map, key, key64);
+	u32 pos = hash >> map->slot_shift;
+	u32 probes;
+
+	for (probes = 0; probes <= map->slot_mask; probes++) {
+		u64 val = atomic64_read_acquire(&map->slots[pos]);
+		int idx;
+
+		if (!val) {
+			if (!insert)
+				return NULL;
+			return map_insert_from(map, key, hash, pos, probes);
+		}
+		if ((u32)(val >> 32) == hash) {
+			idx = (int)(u32)val - 1;
+			if (key_equal(map, key_at(map, idx), key, key64)) {
 				if (insert)
 					local64_inc(&this_cpu_ptr(map->cpu)->hits);
 				return elt_at(map, idx);
@@ -374,12 +422,9 @@ map_find(struct tracing_map *map, const void *key, bool insert, bool key64)
 		pos = (pos + 1) & map->slot_mask;
 	}
 
-	if (insert) {
-		/* Only a full map gets here; the probe bound is a backstop. */
-		if (mine != NO_ELT)
-			park_elt(map, mine);
+	/* Every slot taken: cannot happen, there are twice as many. */
+	if (insert)
 		local64_inc(&this_cpu_ptr(map->cpu)->drops);
-	}
 	return NULL;
 }
 
@@ -416,6 +461,47 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 void tracing_map_count_drop(struct tracing_map *map)
 {
 	local64_inc(&this_cpu_ptr(map->cpu)->drops);
+}
+
+/**
+ * tracing_map_insert_u64 - tracing_map_insert() for a key of one u64
+ * @map: initialized map whose key_size is sizeof(u64)
+ * @key: the key, by value
+ *
+ * The same as tracing_map_insert(), without the key's size to test or a
+ * key in memory to load: the hit path of a histogram keyed by one
+ * number.  A map of another key size is the caller's bug, not checked
+ * here, on the hit path.
+ *
+ * Return: the key's element, or NULL if the map is full.
+ */
+struct tracing_map_elt *tracing_map_insert_u64(struct tracing_map *map,
+					       u64 key)
+{
+	u32 hash = map_hash(map, &key, true);
+	u32 pos = hash >> map->slot_shift;
+	u32 probes;
+
+	lockdep_assert_preemption_disabled();
+
+	/* map_find()'s walk, with the key kept in a register throughout */
+	for (probes = 0; probes <= map->slot_mask; probes++) {
+		u64 val = atomic64_read_acquire(&map->slots[pos]);
+		int idx;
+
+		if (!val)
+			return map_insert_from_u64(map, key, hash, pos, probes);
+		if ((u32)(val >> 32) == hash) {
+			idx = (int)(u32)val - 1;
+			if (*(const u64 *)key_at(map, idx) == key) {
+				local64_inc(&this_cpu_ptr(map->cpu)->hits);
+				return elt_at(map, idx);
+			}
+		}
+		pos = (pos + 1) & map->slot_mask;
+	}
+	local64_inc(&this_cpu_ptr(map->cpu)->drops);
+	return NULL;
 }
 
 /**

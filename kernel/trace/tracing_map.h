@@ -175,6 +175,8 @@ void tracing_map_clear(struct tracing_map *map);
 
 struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 					   const void *key);
+struct tracing_map_elt *tracing_map_insert_u64(struct tracing_map *map,
+					       u64 key);
 struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 					   const void *key);
 

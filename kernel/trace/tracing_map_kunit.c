@@ -64,6 +64,22 @@ static struct tracing_map_elt *hit(struct tracing_map *map, const void *key,
 	return elt;
 }
 
+/* hit() through tracing_map_insert_u64(), for a map of u64 keys */
+static struct tracing_map_elt *hit_u64(struct tracing_map *map, u64 key,
+				       s64 value)
+{
+	struct tracing_map_elt *elt;
+
+	preempt_disable();
+	elt = tracing_map_insert_u64(map, key);
+	if (elt) {
+		tracing_map_update_sum(elt, HITS, 1);
+		tracing_map_update_sum(elt, VALUE, (u64)value);
+	}
+	preempt_enable();
+	return elt;
+}
+
 static void tracing_map_test_insert_lookup(struct kunit *test)
 {
 	struct tracing_map *map = new_map(test, 7, sizeof(u64), NULL);
@@ -103,21 +119,23 @@ static void tracing_map_test_full_map(struct kunit *test)
 	for (key = 0; key < 128; key++)
 		KUNIT_EXPECT_NOT_NULL(test, hit(map, &key, 1));
 
-	/* A new key is dropped and counted... */
+	/* A new key is dropped and counted, by either insert... */
 	key = 1000;
 	KUNIT_EXPECT_NULL(test, hit(map, &key, 1));
-	KUNIT_EXPECT_NULL(test, hit(map, &key, 1));
+	KUNIT_EXPECT_NULL(test, hit_u64(map, key, 1));
 	KUNIT_EXPECT_NULL(test, tracing_map_lookup(map, &key));
 	/* ...while a key already there still updates. */
 	key = 77;
 	KUNIT_EXPECT_NOT_NULL(test, hit(map, &key, 1));
+	KUNIT_EXPECT_PTR_EQ(test, hit_u64(map, key, 1),
+			    tracing_map_lookup(map, &key));
 	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(tracing_map_lookup(map, &key),
-						   HITS), 2);
+						   HITS), 3);
 
 	tracing_map_read_stats(map, &st);
 	KUNIT_EXPECT_EQ(test, st.entries, 128);
 	KUNIT_EXPECT_EQ(test, st.drops, 2);
-	KUNIT_EXPECT_EQ(test, st.hits, 129);
+	KUNIT_EXPECT_EQ(test, st.hits, 130);
 }
 
 static int n_cleared;
@@ -658,7 +676,11 @@ static void tracing_map_test_memory(struct kunit *test)
 		   mem.total);
 }
 
-/* Kthreads on every CPU insert overlapping keys at the same time. */
+/*
+ * Kthreads on every CPU insert overlapping keys at the same time, every
+ * other hit through tracing_map_insert_u64(): both inserts race for
+ * the same slots and must meet at the same elements.
+ */
 struct worker {
 	struct tracing_map	*map;
 	struct completion	*start;
@@ -685,7 +707,8 @@ static int worker_fn(void *data)
 			/* Different starting points, so keys collide. */
 			key = w->random ? (seed >> 8) % w->n_keys :
 			      (i + w->cpu * 7 + r) % w->n_keys;
-			if (hit(w->map, &key, key))
+			if (i & 1 ? hit_u64(w->map, key, key) :
+				    hit(w->map, &key, key))
 				w->hits++;
 			else
 				w->drops++;
