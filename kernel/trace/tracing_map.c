@@ -236,13 +236,26 @@ static __always_inline u32 map_hash(const struct tracing_map *map,
 	return jhash(key, map->key_size, 0);
 }
 
+/*
+ * A key of whole words, the usual case (hist keys are), is compared a
+ * word at a time inline: memcmp() is a call, then a byte-order compare
+ * that an equality test does not need.
+ */
 static __always_inline bool key_equal(const struct tracing_map *map,
 				      const void *stored, const void *key,
 				      bool key64)
 {
+	const u64 *a = stored;
+	unsigned int i;
+
 	if (key64)
-		return *(const u64 *)stored == get_unaligned((const u64 *)key);
-	return !memcmp(stored, key, map->key_size);
+		return *a == get_unaligned((const u64 *)key);
+	if (map->key_size % sizeof(u64))
+		return !memcmp(stored, key, map->key_size);
+	for (i = 0; i < map->key_size / sizeof(u64); i++)
+		if (a[i] != get_unaligned((const u64 *)key + i))
+			return false;
+	return true;
 }
 
 static int take_spare(struct tracing_map *map, struct tracing_map_cpu *cpu)
@@ -451,19 +464,6 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 }
 
 /**
- * tracing_map_count_drop - count a hit that could not be inserted
- * @map: initialized map
- *
- * For a caller that loses a hit before it can call tracing_map_insert(),
- * so that the map's drops say so.  Safe in any context, with preemption
- * disabled.
- */
-void tracing_map_count_drop(struct tracing_map *map)
-{
-	local64_inc(&this_cpu_ptr(map->cpu)->drops);
-}
-
-/**
  * tracing_map_insert_u64 - tracing_map_insert() for a key of one u64
  * @map: initialized map whose key_size is sizeof(u64)
  * @key: the key, by value
@@ -505,6 +505,19 @@ struct tracing_map_elt *tracing_map_insert_u64(struct tracing_map *map,
 }
 
 /**
+ * tracing_map_count_drop - count a hit that could not be inserted
+ * @map: initialized map
+ *
+ * For a caller that loses a hit before it can call tracing_map_insert(),
+ * so that the map's drops say so.  Safe in any context, with preemption
+ * disabled.
+ */
+void tracing_map_count_drop(struct tracing_map *map)
+{
+	local64_inc(&this_cpu_ptr(map->cpu)->drops);
+}
+
+/**
  * tracing_map_lookup - find the element for a key without adding it
  * @map: initialized map
  * @key: key_size bytes, any alignment
@@ -519,67 +532,6 @@ struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 	if (map->key_size == sizeof(u64))
 		return map_find(map, key, false, true);
 	return map_find(map, key, false, false);
-}
-
-/**
- * tracing_map_set_var - give one of an element's variables a value
- * @elt: element of the map
- * @i: index returned by tracing_map_add_var()
- * @val: the value
- *
- * Marks the variable set; safe in any context.
- */
-void tracing_map_set_var(struct tracing_map_elt *elt, unsigned int i, u64 val)
-{
-	atomic64_set(&elt->vars[i], val);
-	/* Whoever sees the bit must see the value. */
-	smp_mb__before_atomic();
-	set_bit(i, &elt->var_set);
-}
-
-/**
- * tracing_map_var_is_set - does a variable hold an unconsumed value
- * @elt: element of the map
- * @i: index returned by tracing_map_add_var()
- *
- * Return: true if set since the last consuming read or clear.
- */
-bool tracing_map_var_is_set(const struct tracing_map_elt *elt,
-			    unsigned int i)
-{
-	return test_bit(i, &elt->var_set);
-}
-
-/**
- * tracing_map_read_var - read a variable, leaving it set
- * @elt: element of the map
- * @i: index returned by tracing_map_add_var()
- *
- * Return: the last value set, or 0 if it was never set.
- */
-u64 tracing_map_read_var(const struct tracing_map_elt *elt, unsigned int i)
-{
-	return atomic64_read(&elt->vars[i]);
-}
-
-/**
- * tracing_map_read_var_once - consume a variable's value
- * @elt: element of the map
- * @i: index returned by tracing_map_add_var()
- * @val: where to store the value
- *
- * Atomically clears the variable's set state; of several concurrent
- * readers only one gets a given setting.  Safe in any context.
- *
- * Return: true and the value in @val if the variable was set, else false.
- */
-bool tracing_map_read_var_once(struct tracing_map_elt *elt, unsigned int i,
-			       u64 *val)
-{
-	if (!test_and_clear_bit(i, &elt->var_set))
-		return false;
-	*val = atomic64_read(&elt->vars[i]);
-	return true;
 }
 
 static void reset_elt(struct tracing_map *map, struct tracing_map_elt *elt)

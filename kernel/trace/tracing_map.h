@@ -9,6 +9,7 @@
 #define __TRACING_MAP_H
 
 #include <linux/atomic.h>
+#include <linux/bitops.h>
 #include <linux/types.h>
 
 /* Capacity is 1 << map_bits elements. */
@@ -180,14 +181,6 @@ struct tracing_map_elt *tracing_map_insert_u64(struct tracing_map *map,
 struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 					   const void *key);
 
-void tracing_map_set_var(struct tracing_map_elt *elt, unsigned int i,
-			 u64 val);
-bool tracing_map_var_is_set(const struct tracing_map_elt *elt,
-			    unsigned int i);
-u64 tracing_map_read_var(const struct tracing_map_elt *elt, unsigned int i);
-bool tracing_map_read_var_once(struct tracing_map_elt *elt, unsigned int i,
-			       u64 *val);
-
 int tracing_map_sort_entries(struct tracing_map *map,
 			     const struct tracing_map_sort_key *keys,
 			     unsigned int n_keys,
@@ -213,10 +206,12 @@ void *tracing_map_private(const struct tracing_map *map);
  * @i: index returned by tracing_map_add_sum_field()
  * @n: amount to add; a negative s64 cast to u64 subtracts
  *
- * Safe from any context, concurrently with any other update.
+ * Safe from any context, concurrently with any other update.  Always
+ * inlined: it is one instruction on the hit path, which a kernel built
+ * for size would otherwise call.
  */
-static inline void tracing_map_update_sum(struct tracing_map_elt *elt,
-					  unsigned int i, u64 n)
+static __always_inline void
+tracing_map_update_sum(struct tracing_map_elt *elt, unsigned int i, u64 n)
 {
 	atomic64_add(n, &elt->sums[i]);
 }
@@ -243,6 +238,74 @@ static inline u64 tracing_map_read_sum(const struct tracing_map_elt *elt,
 static inline const void *tracing_map_elt_key(const struct tracing_map_elt *elt)
 {
 	return elt->key;
+}
+
+/*
+ * The variable helpers are inlined into the hit path: each is one or two
+ * atomic operations, which a kernel built for size would otherwise call.
+ */
+
+/**
+ * tracing_map_set_var - give one of an element's variables a value
+ * @elt: element of the map
+ * @i: index returned by tracing_map_add_var()
+ * @val: the value
+ *
+ * Marks the variable set; safe in any context.
+ */
+static __always_inline void
+tracing_map_set_var(struct tracing_map_elt *elt, unsigned int i, u64 val)
+{
+	atomic64_set(&elt->vars[i], val);
+	/* Whoever sees the bit must see the value. */
+	smp_mb__before_atomic();
+	set_bit(i, &elt->var_set);
+}
+
+/**
+ * tracing_map_var_is_set - does a variable hold an unconsumed value
+ * @elt: element of the map
+ * @i: index returned by tracing_map_add_var()
+ *
+ * Return: true if set since the last consuming read or clear.
+ */
+static __always_inline bool
+tracing_map_var_is_set(const struct tracing_map_elt *elt, unsigned int i)
+{
+	return test_bit(i, &elt->var_set);
+}
+
+/**
+ * tracing_map_read_var - read a variable, leaving it set
+ * @elt: element of the map
+ * @i: index returned by tracing_map_add_var()
+ *
+ * Return: the last value set, or 0 if it was never set.
+ */
+static __always_inline u64
+tracing_map_read_var(const struct tracing_map_elt *elt, unsigned int i)
+{
+	return atomic64_read(&elt->vars[i]);
+}
+
+/**
+ * tracing_map_read_var_once - consume a variable's value
+ * @elt: element of the map
+ * @i: index returned by tracing_map_add_var()
+ * @val: where to store the value
+ *
+ * Atomically clears the variable's set state; of several concurrent
+ * readers only one gets a given setting.  Safe in any context.
+ *
+ * Return: true and the value in @val if the variable was set, else false.
+ */
+static __always_inline bool
+tracing_map_read_var_once(struct tracing_map_elt *elt, unsigned int i, u64 *val)
+{
+	if (!test_and_clear_bit(i, &elt->var_set))
+		return false;
+	*val = atomic64_read(&elt->vars[i]);
+	return true;
 }
 
 #endif /* __TRACING_MAP_H */
