@@ -21,10 +21,11 @@
  * --------
  * A paused trigger is skipped by event_triggers_call() before it reaches
  * us.  A clear does not pause: the paused flag belongs to the user and
- * to enable_hist and disable_hist, which may fire during the clear.  It
- * sets hist_data.clearing, which sends every hit back at once, waits
- * for the hits in flight with tracepoint_synchronize_unregister(),
- * empties the map, and waits once more before it lets hits in again:
+ * to enable_hist and disable_hist, which may fire during the clear.
+ * It sets hist_data.hit_path to HIST_PATH_OFF, which sends every hit
+ * back at once, waits for the hits in flight with
+ * tracepoint_synchronize_unregister(), empties the map, and waits once
+ * more before it lets hits in again:
  * triggers on other events that read our variables look keys up in our
  * map all along (tracing_map_clear() allows that), and those that
  * overlapped the clear must be done before our hits reuse its elements.
@@ -438,7 +439,7 @@ VISIBLE_IF_KUNIT void hist_clear_start(struct event_trigger_data *data)
 	 * from any event, at any time.  Named triggers share the hist_data,
 	 * so its flag holds all of them off.
 	 */
-	WRITE_ONCE(hist_of(data)->clearing, true);
+	WRITE_ONCE(hist_of(data)->hit_path, HIST_PATH_OFF);
 	tracepoint_synchronize_unregister();
 }
 
@@ -450,7 +451,7 @@ VISIBLE_IF_KUNIT void hist_clear_finish(struct event_trigger_data *data)
 	 * before our hits reuse the elements for other keys.
 	 */
 	tracepoint_synchronize_unregister();
-	WRITE_ONCE(hist_of(data)->clearing, false);
+	WRITE_ONCE(hist_of(data)->hit_path, hist_hit_path_of(hist_of(data)));
 }
 
 static void hist_clear(struct event_trigger_data *data)

@@ -439,13 +439,28 @@ struct hist_attrs {
 	unsigned int	top;
 };
 
+/*
+ * How a hit is taken, from the simplest; see hist_hit().  HIST_PATH_OFF
+ * drops every hit while a clear empties the map.
+ */
+enum hist_hit_path {
+	HIST_PATH_OFF,
+	HIST_PATH_COUNT,	/* one number, hitcount only */
+	HIST_PATH_U64,		/* one number: the key in a register */
+	HIST_PATH_WORDS,	/* up to HIST_KEY_STACK_WORDS numbers */
+	HIST_PATH_PAD,		/* strings, stacks, more numbers */
+	HIST_PATH_GENERAL_U64,	/* variables, references, actions; one number */
+	HIST_PATH_GENERAL,	/* variables, references, actions */
+};
+
 /**
  * struct hist_data - one histogram: its plan and its map
  * @keys: the key fields, in key-buffer order
  * @vals: vals[0] is hitcount, then the user's values
  * @n_keys: number of @keys
  * @n_vals: number of @vals, hitcount included
- * @sort_keys: the sort order, as tracing_map field indexes
+ * @sort_keys: the sort order: for a key its tracing_map field index, for
+ *	a value its word of the hist file's snapshot (hist_sort_by())
  * @sort_fields: the key or value each of @sort_keys sorts by
  * @n_sort_keys: number of @sort_keys
  * @n_sums: tracing_map sum words the values take
@@ -454,8 +469,9 @@ struct hist_attrs {
  *	error_log; only valid while the command runs
  * @key_size: bytes in the key buffer
  * @single_u64_key: the key is one number, built in a register
- * @clearing: a clear is emptying the map: every hit returns at once
- *	(written under event_mutex, read on the hit path)
+ * @hit_path: which function hist_hit() hands a hit to (enum
+ *	hist_hit_path), chosen at creation; HIST_PATH_OFF while a clear
+ *	empties the map (written under event_mutex, read on the hit path)
  * @key_in_pad: the key is built in a per-CPU buffer, cleared first: it
  *	has a string or a stack in it, or more numbers than
  *	HIST_KEY_STACK_WORDS
@@ -518,7 +534,7 @@ struct hist_data {
 	const char			*pct_text;
 	unsigned int			key_size;
 	bool				single_u64_key;
-	bool				clearing;
+	u8				hit_path;
 	bool				key_in_pad;
 	bool				needs_comm;
 	bool				uses_timestamp;
@@ -613,7 +629,6 @@ struct hist_parse_ctx {
 /* 2 core: trace_hist_core.c */
 void hist_err(const struct hist_parse_ctx *ctx, unsigned int err,
 	      const char *at);
-bool hist_field_is_bytes(const struct hist_field *hf);
 void hist_field_release(struct hist_field *hf);
 u64 hist_div_mult(u64 divisor);
 u64 hist_div_by_mult(u64 n, u64 mult, u64 divisor);
@@ -845,6 +860,17 @@ static __always_inline bool hist_stack_whole(const unsigned long *stack,
 }
 
 /**
+ * hist_field_is_bytes - does the field produce bytes rather than a number
+ * @hf: a parsed field
+ *
+ * Return: true for strings and stacks.
+ */
+static __always_inline bool hist_field_is_bytes(const struct hist_field *hf)
+{
+	return hf->flags & (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE);
+}
+
+/**
  * hist_stack_save - walk the stack of the event's context
  * @entries: room for HIST_STACKTRACE_DEPTH entries
  *
@@ -857,8 +883,15 @@ static __always_inline bool hist_stack_whole(const unsigned long *stack,
  */
 static __always_inline unsigned int hist_stack_save(unsigned long *entries)
 {
+	/*
+	 * hist_hit() tail-calls the function that gets here, as upstream's
+	 * trigger is called, so the same frames are skipped and kept; a
+	 * kernel with frame pointers builds without sibling calls, and has
+	 * hist_hit()'s own frame to skip too.
+	 */
 	return stack_trace_save(entries, HIST_STACKTRACE_DEPTH,
-				HIST_STACKTRACE_SKIP);
+				HIST_STACKTRACE_SKIP +
+				IS_ENABLED(CONFIG_FRAME_POINTER));
 }
 
 /**
@@ -1165,6 +1198,7 @@ static __always_inline u64 hist_fetch(const struct hist_data *hd,
 /* The trigger's hit function (trace_hist_run.c) */
 void hist_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
 	      void *rec, struct ring_buffer_event *rbe);
+u8 hist_hit_path_of(const struct hist_data *hd);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* static unless KUnit tests them */

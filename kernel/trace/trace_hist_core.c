@@ -159,17 +159,6 @@ const struct tracing_map_ops hist_elt_ops = {
 };
 
 /**
- * hist_field_is_bytes - does the field produce bytes rather than a number
- * @hf: a parsed field
- *
- * Return: true for strings and stacks.
- */
-bool hist_field_is_bytes(const struct hist_field *hf)
-{
-	return hf->flags & (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE);
-}
-
-/**
  * hist_field_release - free what a parsed field owns
  * @hf: the field (not itself freed: it may be embedded)
  */

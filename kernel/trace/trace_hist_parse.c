@@ -1025,6 +1025,7 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 	if (!ret)
 		ret = hist_actions_parse(ctx, file, hd);
 	hd->general = hd->n_vars || hd->n_refs || hd->n_actions;
+	hd->hit_path = hist_hit_path_of(hd);
 	if (!ret) {
 		hd->match = hist_spec_text(hd, HIST_SPEC_MATCH);
 		if (!hd->match)

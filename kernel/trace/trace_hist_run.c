@@ -50,8 +50,8 @@ static __always_inline void hist_key_bytes(const struct hist_field *hf,
 }
 
 /* The key parts into @key, which the caller cleared if it has to be. */
-static void hist_build_key(const struct hist_data *hd, u64 *key,
-			   struct hist_hit *hit)
+static __always_inline void hist_build_key(const struct hist_data *hd,
+					   u64 *key, struct hist_hit *hit)
 {
 	unsigned int i;
 
@@ -162,8 +162,8 @@ static __always_inline void hist_update_vals(const struct hist_data *hd,
 
 /*
  * Keys with a string or a stack in them, keys of more than
- * HIST_KEY_STACK_WORDS numbers, and the keys of the general path, are
- * built in a per-CPU buffer, not on the stack: a stack key or
+ * HIST_KEY_STACK_WORDS numbers, and the keys of the general path but
+ * one number, are built in a per-CPU buffer, not on the stack: a stack key or
  * variable is taken by walking the stack, and the simplest unwinder
  * reads every word of it, so a key buffer there would lengthen the walk
  * it is filled by.  A hit can nest in another on the same CPU (an
@@ -172,12 +172,13 @@ static __always_inline void hist_update_vals(const struct hist_data *hd,
  * deeper than that is dropped, and counted in the map's drops.
  *
  * Only the hits that build their key here take a buffer; numeric keys
- * are built in registers or on the stack at any depth.  Four buffers
- * is also what bounds a chain of synthetic events traced from hits (an
- * action whose event's trigger traces again): each link nests the ring
- * buffer once more, adding 5 to the shift of its recursion bits (which
- * must stay below 32), and puts about 1.5 KB on the stack, which in an
- * NMI is 8 KB in all.
+ * are built in registers or on the stack at any depth, but a general
+ * hit always takes its place on the stack of buffers, used or not.
+ * Four buffers is also what bounds a chain of synthetic events traced
+ * from hits (an action whose event's trigger traces again): each link
+ * nests the ring buffer once more, adding 5 to the shift of its
+ * recursion bits (which must stay below 32), and puts about 1.5 KB on
+ * the stack, which in an NMI is 8 KB in all.
  */
 #define HIST_KEY_PADS	4
 
@@ -204,43 +205,46 @@ static void hist_key_pad_put(void)
 }
 
 /*
- * Variables, references or actions: resolve what this hit reads of
- * other histograms, update the entry, keep the variables, act.
+ * A place on the stack of buffers without a buffer, for a general hit
+ * whose key is in a register.  Always paired with hist_key_pad_put().
  */
-static void hist_update_general(struct hist_data *hd, u64 *key,
-				struct hist_hit *hit)
+static bool hist_key_pad_enter(void)
 {
-	struct tracing_map_elt *elt;
-
-	memset(key, 0, hd->lookup_size);
-	hist_build_key(hd, key, hit);
-	if (hd->n_refs && !hist_refs_resolve(hd, key, hit))
-		return;
-	elt = tracing_map_insert(hd->map, key);
-	if (unlikely(!elt))
-		return;
-	hist_vars_set(hd, elt, hit);
-	hist_update_vals(hd, elt, hit);
-	if (hd->n_actions)
-		hist_actions_run(hd, elt, key, hit);
+	return this_cpu_inc_return(hist_key_pad_depth) <= HIST_KEY_PADS;
 }
 
-static noinline void hist_hit_general(struct hist_data *hd,
-				      struct hist_hit *hit)
+/* Every path ends here: wake up the pollers of hist files. */
+static __always_inline void hist_hit_done(void)
 {
-	/* written before they are read: no need to clear them */
-	u64 refs[HIST_REFS_MAX] __uninitialized;
-	u64 vars[HIST_VARS_MAX] __uninitialized;
-	u64 *key = hist_key_pad_get();
+	hist_poll_wakeup();
+}
 
-	if (likely(key)) {
-		hit->refs = refs;
-		hit->vars = vars;
-		hist_update_general(hd, key, hit);
-	} else {
-		tracing_map_count_drop(hd->map);
-	}
-	hist_key_pad_put();
+/*
+ * Each way of taking a hit is a function of its own, which hist_hit()
+ * tail-calls: no frame of ours lies between the trigger core and the
+ * one that walks the stack for a stack key, which therefore skips the
+ * same frames as upstream and keeps the same ones, and the walk, whose
+ * cost grows with every frame, has no extra one to unwind.  Each
+ * function keeps to the registers and stack it needs: the numeric ones
+ * never touch a key buffer.
+ */
+#define HIST_HIT_ARGS	struct hist_data *hd, void *rec, \
+			struct trace_buffer *buffer, \
+			struct ring_buffer_event *rbe
+
+/*
+ * The hit's state, for hist_fetch(); the general path adds its arrays.
+ * The kernel may clear every local on the stack: a hit is declared
+ * __uninitialized and set here, as clearing it would cost more than the
+ * rest of a one-key hit.
+ */
+static __always_inline void hist_hit_init(struct hist_hit *hit, void *rec,
+					  struct trace_buffer *buffer,
+					  struct ring_buffer_event *rbe)
+{
+	hit->rec = rec;
+	hit->buffer = buffer;
+	hit->rbe = rbe;
 }
 
 static __always_inline void hist_update(struct hist_data *hd,
@@ -254,23 +258,155 @@ static __always_inline void hist_update(struct hist_data *hd,
 	hist_update_vals(hd, elt, hit);
 }
 
+/* One number and no value but hitcount: the commonest histogram. */
+static noinline void hist_hit_count(HIST_HIT_ARGS)
+{
+	struct hist_hit hit __uninitialized;
+	struct tracing_map_elt *elt;
+
+	hist_hit_init(&hit, rec, buffer, rbe);
+	elt = tracing_map_insert_u64(hd->map,
+				     hist_fetch(hd, &hd->keys[0], &hit));
+	if (likely(elt))
+		tracing_map_update_sum(elt, 0, 1);
+	hist_hit_done();
+}
+
+/* One number: the key never leaves a register. */
+static noinline void hist_hit_u64(HIST_HIT_ARGS)
+{
+	struct hist_hit hit __uninitialized;
+	struct tracing_map_elt *elt;
+
+	hist_hit_init(&hit, rec, buffer, rbe);
+	elt = tracing_map_insert_u64(hd->map,
+				     hist_fetch(hd, &hd->keys[0], &hit));
+	if (likely(elt))
+		hist_update_vals(hd, elt, &hit);
+	hist_hit_done();
+}
+
+/* A few numbers, in a buffer on the stack. */
+static noinline void hist_hit_words(HIST_HIT_ARGS)
+{
+	struct hist_hit hit __uninitialized;
+	/* every word is written by hist_build_key() */
+	u64 key[HIST_KEY_STACK_WORDS] __uninitialized;
+
+	hist_hit_init(&hit, rec, buffer, rbe);
+	hist_build_key(hd, key, &hit);
+	hist_update(hd, key, &hit);
+	hist_hit_done();
+}
+
 /*
  * A key with a string or a stack in it, or of many numbers: a buffer to
- * clear and fill.
+ * clear and fill.  A stack key is walked from here.
  */
-static noinline void hist_hit_bytes(struct hist_data *hd,
-				    struct hist_hit *hit)
+static noinline void hist_hit_pad(HIST_HIT_ARGS)
 {
+	struct hist_hit hit __uninitialized;
 	u64 *key = hist_key_pad_get();
 
+	hist_hit_init(&hit, rec, buffer, rbe);
 	if (likely(key)) {
 		memset(key, 0, hd->key_size);
-		hist_build_key(hd, key, hit);
-		hist_update(hd, key, hit);
+		hist_build_key(hd, key, &hit);
+		hist_update(hd, key, &hit);
 	} else {
 		tracing_map_count_drop(hd->map);
 	}
 	hist_key_pad_put();
+	hist_hit_done();
+}
+
+/*
+ * Variables, references or actions: resolve what this hit reads of
+ * other histograms, update the entry, keep the variables, act.  @key is
+ * built.
+ */
+static __always_inline void hist_general(struct hist_data *hd, u64 *key,
+					 struct hist_hit *hit, bool key64)
+{
+	struct tracing_map_elt *elt;
+
+	if (hd->n_refs && !hist_refs_resolve(hd, key, hit))
+		return;
+	if (key64)
+		elt = tracing_map_insert_u64(hd->map, *key);
+	else
+		elt = tracing_map_insert(hd->map, key);
+	if (unlikely(!elt))
+		return;
+	hist_vars_set(hd, elt, hit);
+	hist_update_vals(hd, elt, hit);
+	if (hd->n_actions)
+		hist_actions_run(hd, elt, key, hit);
+}
+
+/*
+ * The general path for a key of one number, which needs no buffer; it
+ * still counts as one on its CPU's stack of them, which is what bounds
+ * a chain of synthetic events traced from hits (see HIST_KEY_PADS).
+ */
+static noinline void hist_hit_general_u64(HIST_HIT_ARGS)
+{
+	/* written before they are read: no need to clear them */
+	u64 refs[HIST_REFS_MAX] __uninitialized;
+	u64 vars[HIST_VARS_MAX] __uninitialized;
+	struct hist_hit hit __uninitialized;
+	u64 key;
+
+	if (likely(hist_key_pad_enter())) {
+		hist_hit_init(&hit, rec, buffer, rbe);
+		hit.refs = refs;
+		hit.vars = vars;
+		key = hist_fetch(hd, &hd->keys[0], &hit);
+		hist_general(hd, &key, &hit, true);
+	} else {
+		tracing_map_count_drop(hd->map);
+	}
+	hist_key_pad_put();
+	hist_hit_done();
+}
+
+/* The general path for other keys, built in a per-CPU buffer. */
+static noinline void hist_hit_general(HIST_HIT_ARGS)
+{
+	u64 refs[HIST_REFS_MAX] __uninitialized;
+	u64 vars[HIST_VARS_MAX] __uninitialized;
+	struct hist_hit hit __uninitialized;
+	u64 *key = hist_key_pad_get();
+
+	if (likely(key)) {
+		hist_hit_init(&hit, rec, buffer, rbe);
+		hit.refs = refs;
+		hit.vars = vars;
+		memset(key, 0, hd->lookup_size);
+		hist_build_key(hd, key, &hit);
+		hist_general(hd, key, &hit, false);
+	} else {
+		tracing_map_count_drop(hd->map);
+	}
+	hist_key_pad_put();
+	hist_hit_done();
+}
+
+/**
+ * hist_hit_path_of - the way a histogram's hits are taken
+ * @hd: the histogram, made
+ *
+ * Return: its enum hist_hit_path, never HIST_PATH_OFF.
+ */
+u8 hist_hit_path_of(const struct hist_data *hd)
+{
+	if (hd->general)
+		/* a referenced histogram may compare more than our key */
+		return hd->single_u64_key && hd->lookup_size == sizeof(u64) ?
+		       HIST_PATH_GENERAL_U64 : HIST_PATH_GENERAL;
+	if (hd->single_u64_key)
+		return hd->n_vals == 1 ? HIST_PATH_COUNT : HIST_PATH_U64;
+	return hd->key_in_pad ? HIST_PATH_PAD : HIST_PATH_WORDS;
 }
 
 /**
@@ -280,10 +416,9 @@ static noinline void hist_hit_bytes(struct hist_data *hd,
  * @rec: the event record
  * @rbe: the ring buffer event
  *
- * A trigger of numeric keys and values only, the common case, keeps to
- * this function and its small key; the others branch off to a function
- * with the buffers they need.  KUnit calls it directly, from process
- * and hard interrupt context at once.
+ * Hands the hit to the function made for the histogram's shape, chosen
+ * when it was created (hist_hit_path_of()), as a tail call.  KUnit calls
+ * it directly, from process and hard interrupt context at once.
  *
  * Context: any, NMI included; preemption disabled.
  */
@@ -291,36 +426,37 @@ void hist_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
 	      void *rec, struct ring_buffer_event *rbe)
 {
 	struct hist_data *hd = data->private_data;
-	/*
-	 * The kernel may clear every local on the stack; these are written
-	 * before they are read, and clearing them would cost more than the
-	 * rest of a one-key hit.
-	 */
-	struct hist_hit hit __uninitialized;
-	u64 key[HIST_KEY_STACK_WORDS] __uninitialized;
+	u8 path = READ_ONCE(hd->hit_path);
 
 	/*
 	 * The core calls triggers without a record while a trigger that
 	 * needs none is alone on the event (TRIGGER_COND clear); a hist
 	 * trigger can be seen there in the moment it is added or removed.
 	 */
-	if (unlikely(!rec || READ_ONCE(hd->clearing)))
+	if (unlikely(!rec))
 		return;
-	hit.rec = rec;
-	hit.buffer = buffer;
-	hit.rbe = rbe;
-	if (unlikely(hd->general)) {
-		hist_hit_general(hd, &hit);
-	} else if (likely(hd->single_u64_key)) {
-		key[0] = hist_fetch(hd, &hd->keys[0], &hit);
-		hist_update(hd, key, &hit);
-	} else if (!hd->key_in_pad) {
-		hist_build_key(hd, key, &hit);
-		hist_update(hd, key, &hit);
-	} else {
-		hist_hit_bytes(hd, &hit);
+	/* the commonest first: a switch would test the others before it */
+	if (likely(path == HIST_PATH_COUNT)) {
+		hist_hit_count(hd, rec, buffer, rbe);
+		return;
 	}
-	hist_poll_wakeup();
+	switch (path) {
+	case HIST_PATH_U64:
+		hist_hit_u64(hd, rec, buffer, rbe);
+		break;
+	case HIST_PATH_WORDS:
+		hist_hit_words(hd, rec, buffer, rbe);
+		break;
+	case HIST_PATH_PAD:
+		hist_hit_pad(hd, rec, buffer, rbe);
+		break;
+	case HIST_PATH_GENERAL_U64:
+		hist_hit_general_u64(hd, rec, buffer, rbe);
+		break;
+	case HIST_PATH_GENERAL:
+		hist_hit_general(hd, rec, buffer, rbe);
+		break;
+	}
 }
 
 /**
@@ -440,6 +576,15 @@ bool hist_snapshot_update(struct trace_array *tr, void *data)
 	return true;
 }
 
+/* Out of line: its condition would be cleared on every action's stack. */
+static noinline void hist_snapshot(struct hist_data *hd, struct hist_action *act,
+				   u64 val, const void *key)
+{
+	struct hist_snap_cond cond = { act, val, key };
+
+	tracing_snapshot_cond(hd->tr, &cond);
+}
+
 /**
  * hist_actions_run - run the handler.action pairs after an update
  * @hd: the histogram
@@ -452,7 +597,6 @@ bool hist_snapshot_update(struct trace_array *tr, void *data)
 void hist_actions_run(struct hist_data *hd, struct tracing_map_elt *elt,
 		      const void *key, struct hist_hit *hit)
 {
-	struct hist_snap_cond cond;
 	unsigned int i;
 	u64 val = 0;
 
@@ -475,8 +619,7 @@ void hist_actions_run(struct hist_data *hd, struct tracing_map_elt *elt,
 			hist_save(hd, act, elt, hit);
 			break;
 		case HIST_ACT_SNAPSHOT:
-			cond = (struct hist_snap_cond){ act, val, key };
-			tracing_snapshot_cond(hd->tr, &cond);
+			hist_snapshot(hd, act, val, key);
 			break;
 		}
 	}
