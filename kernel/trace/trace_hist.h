@@ -321,6 +321,11 @@ struct hist_ref {
  * @rbe: the ring buffer event
  * @refs: values of the references, by hist_field.slot
  * @vars: values this hit gave the histogram's variables
+ * @stack: the stack of the event's context, walked once by the hit
+ *	function itself when a variable or save() keeps it
+ *	(hist_data.walks_stack): a walk from hist_slot_store() would keep
+ *	frames of ours
+ * @n_stack: entries in @stack
  *
  * @refs and @vars point at arrays only the general hit path sets up:
  * the kernel zeroes every array on the stack, and the short path of a
@@ -332,6 +337,8 @@ struct hist_hit {
 	struct ring_buffer_event	*rbe;
 	u64				*refs;
 	u64				*vars;
+	unsigned long			*stack;
+	unsigned int			n_stack;
 };
 
 enum hist_handler {
@@ -495,6 +502,8 @@ enum hist_hit_path {
  * @lookup_size: key bytes a referenced histogram may compare: the key
  *	buffer is cleared up to here
  * @general: take the general hit path (variables, references, actions)
+ * @walks_stack: a variable or a save() keeps common_stacktrace: the hit
+ *	walks the stack first (struct hist_hit)
  * @resolve: references and actions are being resolved against the
  *	live histograms (false when the text only names a trigger)
  * @users: references to our variables from other histograms; we
@@ -553,6 +562,7 @@ struct hist_data {
 	unsigned int			n_str_slots;
 	unsigned int			lookup_size;
 	bool				general;
+	bool				walks_stack;
 	bool				resolve;
 	int				users;
 	struct event_trigger_data	*trigger;
@@ -870,28 +880,55 @@ static __always_inline bool hist_field_is_bytes(const struct hist_field *hf)
 	return hf->flags & (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE);
 }
 
+/*
+ * The frames of the tracing code between the event and the walk: those
+ * of upstream's trigger, whose walk starts in stack_trace_save() and
+ * skips that one too.  hist_hit() tail-calls the function that walks,
+ * as upstream's trigger is called, except in a kernel with frame
+ * pointers, which builds without sibling calls and has hist_hit()'s own
+ * frame to skip as well.
+ */
+#define HIST_STACK_SKIP	(HIST_STACKTRACE_SKIP + IS_ENABLED(CONFIG_FRAME_POINTER))
+
+#ifdef CONFIG_ARCH_STACKWALK
+/* A walk of the stack into a key or a slot: see hist_stack_save(). */
+struct hist_stack_walk {
+	unsigned long	*entries;
+	unsigned int	n;
+	unsigned int	skip;
+};
+
+bool hist_stack_entry(void *cookie, unsigned long addr);
+#endif
+
 /**
  * hist_stack_save - walk the stack of the event's context
  * @entries: room for HIST_STACKTRACE_DEPTH entries
  *
- * HIST_STACKTRACE_SKIP frames of the tracing code are skipped, so that
- * the first entry is the event's caller: this must be inlined into the
- * hit path's own frames.
+ * The frames of the tracing code are skipped, so that the first entry is
+ * the event's caller: this must be inlined into the hit path's own
+ * frames.  Where the architecture has arch_stack_walk(), the walk is
+ * started here, writing each entry where it belongs: stack_trace_save()
+ * would add its own frame to unwind, and its copy of the entries.
  *
  * Context: the hit path.
  * Return: the number of entries stored.
  */
 static __always_inline unsigned int hist_stack_save(unsigned long *entries)
 {
-	/*
-	 * hist_hit() tail-calls the function that gets here, as upstream's
-	 * trigger is called, so the same frames are skipped and kept; a
-	 * kernel with frame pointers builds without sibling calls, and has
-	 * hist_hit()'s own frame to skip too.
-	 */
+#ifdef CONFIG_ARCH_STACKWALK
+	struct hist_stack_walk walk = {
+		.entries	= entries,
+		.skip		= HIST_STACK_SKIP,
+	};
+
+	arch_stack_walk(hist_stack_entry, &walk, current, NULL);
+	return walk.n;
+#else
+	/* its walk reports stack_trace_save() itself, and skips it */
 	return stack_trace_save(entries, HIST_STACKTRACE_DEPTH,
-				HIST_STACKTRACE_SKIP +
-				IS_ENABLED(CONFIG_FRAME_POINTER));
+				HIST_STACK_SKIP);
+#endif
 }
 
 /**

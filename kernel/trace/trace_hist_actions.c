@@ -536,6 +536,8 @@ static void hist_save_layout(struct hist_data *hd, struct hist_action *act)
 		act->save_var[i] = hd->n_map_vars++;
 		act->save_slot[i] = hist_field_is_bytes(&act->params[i]) ?
 				    hd->n_str_slots++ : -1;
+		if (act->params[i].fetch == HIST_FETCH_STACK)
+			hd->walks_stack = true;
 	}
 }
 

@@ -16,6 +16,28 @@
 
 #include "trace_hist.h"
 
+#ifdef CONFIG_ARCH_STACKWALK
+/**
+ * hist_stack_entry - take one entry of a stack walk (hist_stack_save())
+ * @cookie: the struct hist_stack_walk
+ * @addr: a return address, from the innermost frame out
+ *
+ * Context: the hit path.
+ * Return: false once HIST_STACKTRACE_DEPTH entries are stored.
+ */
+bool hist_stack_entry(void *cookie, unsigned long addr)
+{
+	struct hist_stack_walk *walk = cookie;
+
+	if (walk->skip) {
+		walk->skip--;
+		return true;
+	}
+	walk->entries[walk->n++] = addr;
+	return walk->n < HIST_STACKTRACE_DEPTH;
+}
+#endif
+
 static const char * const hist_err_text[HIST_ERR_MAX] = {
 	[HIST_ERR_NAMED_MISMATCH]	=
 		"Named hist trigger doesn't match existing named trigger (includes variables)",
@@ -449,7 +471,9 @@ u64 hist_slot_store(const struct hist_data *hd, const struct hist_field *hf,
 		return 0;
 	switch (hf->fetch) {
 	case HIST_FETCH_STACK:
-		stack[0] = hist_stack_save(stack + 1);
+		/* walked by the hit function: see struct hist_hit */
+		stack[0] = hit->n_stack;
+		memcpy(stack + 1, hit->stack, hit->n_stack * sizeof(long));
 		return (uintptr_t)dst;
 	case HIST_FETCH_STR_FIXED:
 	case HIST_FETCH_STR_DATA_LOC:

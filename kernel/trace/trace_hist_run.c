@@ -328,6 +328,7 @@ static noinline void hist_hit_pad(HIST_HIT_ARGS)
 static __always_inline void hist_general(struct hist_data *hd, u64 *key,
 					 struct hist_hit *hit, bool key64)
 {
+	unsigned long stack[HIST_STACKTRACE_DEPTH] __uninitialized;
 	struct tracing_map_elt *elt;
 
 	if (hd->n_refs && !hist_refs_resolve(hd, key, hit))
@@ -338,6 +339,11 @@ static __always_inline void hist_general(struct hist_data *hd, u64 *key,
 		elt = tracing_map_insert(hd->map, key);
 	if (unlikely(!elt))
 		return;
+	/* here, in the hit function's frame: see struct hist_hit */
+	if (hd->walks_stack) {
+		hit->stack = stack;
+		hit->n_stack = hist_stack_save(stack);
+	}
 	hist_vars_set(hd, elt, hit);
 	hist_update_vals(hd, elt, hit);
 	if (hd->n_actions)

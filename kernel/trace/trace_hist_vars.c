@@ -253,6 +253,8 @@ int hist_var_define(const struct hist_parse_ctx *ctx,
 	var->def = name;
 	var->str_slot = hist_field_is_bytes(&var->value) ?
 			hd->n_str_slots++ : -1;
+	if (var->value.fetch == HIST_FETCH_STACK)
+		hd->walks_stack = true;
 	hd->n_vars++;
 	return 0;
 }
