@@ -1236,6 +1236,8 @@ static __always_inline u64 hist_fetch(const struct hist_data *hd,
 void hist_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
 	      void *rec, struct ring_buffer_event *rbe);
 u8 hist_hit_path_of(const struct hist_data *hd);
+void hist_poll_opened(void);
+void hist_poll_closed(void);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* static unless KUnit tests them */

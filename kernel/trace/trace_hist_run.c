@@ -16,6 +16,7 @@
  * trace_hist.h.
  */
 #include <kunit/visibility.h>
+#include <linux/jump_label.h>
 #include <linux/slab.h>
 
 #include "trace_hist.h"
@@ -213,10 +214,44 @@ static bool hist_key_pad_enter(void)
 	return this_cpu_inc_return(hist_key_pad_depth) <= HIST_KEY_PADS;
 }
 
-/* Every path ends here: wake up the pollers of hist files. */
+/*
+ * Poll wakeups cost a full barrier per hit (wq_has_sleeper()); a
+ * static branch, on while any hist file has been polled, keeps that
+ * off the hit path of everyone else.  A poller turns it on before it
+ * first waits, then waits for a grace period: hits run with preemption
+ * disabled, so every hit that may have missed the branch has ended, and
+ * its counts are visible, before the poller reads them; every later
+ * hit takes the branch and pairs its wq_has_sleeper() with the
+ * poller's smp_mb() after it is queued.
+ */
+static DEFINE_STATIC_KEY_FALSE(hist_polled);
+
+/**
+ * hist_poll_opened - a hist file is polled for the first time
+ *
+ * Context: process, before the poller first reads the hits; sleeps for
+ * a grace period.
+ */
+void hist_poll_opened(void)
+{
+	static_branch_inc(&hist_polled);
+	synchronize_rcu();
+}
+
+/**
+ * hist_poll_closed - a hist file that was polled is closed
+ *
+ * Context: process; may sleep.
+ */
+void hist_poll_closed(void)
+{
+	static_branch_dec(&hist_polled);
+}
+
 static __always_inline void hist_hit_done(void)
 {
-	hist_poll_wakeup();
+	if (static_branch_unlikely(&hist_polled))
+		hist_poll_wakeup();
 }
 
 /*

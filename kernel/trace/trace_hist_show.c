@@ -285,6 +285,8 @@ struct hist_view {
  * @done: the last read reached the end (and let the snapshot go)
  * @last_read: hits when the snapshot was taken (POLLIN)
  * @last_act: hits when poll last reported a change (POLLPRI)
+ * @polled: the file has been polled: hits wake pollers up until it is
+ *	closed (hist_poll_opened())
  */
 struct hist_reader {
 	struct file		*file;
@@ -295,6 +297,7 @@ struct hist_reader {
 	bool			done;
 	u64			last_read;
 	u64			last_act;
+	bool			polled;
 };
 
 static u64 hist_hits_of_file(struct trace_event_file *file)
@@ -582,9 +585,12 @@ static int hist_open(struct inode *inode, struct file *file)
 static int hist_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
+	struct hist_reader *r = m->private;
 
+	if (r->polled)
+		hist_poll_closed();
 	mutex_lock(&event_mutex);
-	hist_reader_drop(m->private);
+	hist_reader_drop(r);
 	mutex_unlock(&event_mutex);
 	seq_release_private(inode, file);
 	return tracing_release_file_tr(inode, file);
@@ -602,11 +608,22 @@ static __poll_t hist_poll(struct file *file, struct poll_table_struct *wait)
 	__poll_t ret = 0;
 	u64 hits;
 
+	/*
+	 * Before the first wait: see hist_poll_opened().  Under event_mutex,
+	 * which is taken before the CPU hotplug lock already, when events
+	 * are enabled, and held across grace periods already, by clears.
+	 */
 	guard(mutex)(&event_mutex);
+	if (!r->polled) {
+		r->polled = true;
+		hist_poll_opened();
+	}
 	event_file = event_file_file(file);
 	if (!event_file)
 		return EPOLLERR;
 	hist_poll_wait(file, wait);
+	/* the waiter is queued before the hits are read: wq_has_sleeper() */
+	smp_mb();
 	hits = hist_hits_of_file(event_file);
 	if (hits != r->last_read)
 		ret |= EPOLLIN | EPOLLRDNORM;
