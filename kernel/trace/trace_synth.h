@@ -86,6 +86,9 @@ struct synth_field {
  * @n_dynamic: number of fields stored in a record's tail (char[] and
  *	stack fields); a record is fixed-size when this is zero
  * @fixed_size: bytes in a record up to its tail
+ * @fixed_padded: the fixed part has bytes no field writes (alignment
+ *	gaps, the rest of a char[N]): a record is cleared before it is
+ *	filled
  * @class: the event class, system "synthetic"
  * @call: the event as the trace event core sees it
  * @tp: the tracepoint through which every trace instance that enabled
@@ -100,6 +103,7 @@ struct synth_event {
 	unsigned int			n_fields;
 	unsigned int			n_dynamic;
 	unsigned int			fixed_size;
+	bool				fixed_padded;
 	struct trace_event_class	class;
 	struct trace_event_call		call;
 	struct tracepoint		tp;

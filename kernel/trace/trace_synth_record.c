@@ -40,17 +40,24 @@
  * synth_event_layout - place the fields of a new event in its records
  * @se: the event, with its fields filled in
  *
- * Sets each field's offset, the event's fixed size and the number of
- * fields that live in the tail.
+ * Sets each field's offset, the event's fixed size, the number of
+ * fields that live in the tail, and whether writing every field leaves
+ * bytes of the fixed part unwritten.
  */
 void synth_event_layout(struct synth_event *se)
 {
 	unsigned int i, pos = sizeof(struct trace_entry);
 
 	se->n_dynamic = 0;
+	se->fixed_padded = false;
 	for (i = 0; i < se->n_fields; i++) {
 		struct synth_field *field = &se->fields[i];
 
+		/* a gap, or a char[N] whose string may be shorter than N */
+		if (field->kind == SYNTH_FIELD_STRING)
+			se->fixed_padded = true;
+		else if (pos != ALIGN(pos, field->size))
+			se->fixed_padded = true;
 		if (field->kind != SYNTH_FIELD_STRING)
 			pos = ALIGN(pos, field->size);
 		field->offset = pos;
@@ -291,7 +298,8 @@ VISIBLE_IF_KUNIT void synth_record_fill(const struct synth_event *se,
 	unsigned int i, n = 0, tail = se->fixed_size;
 
 	/* Padding between fields is zeroed, not left from older records. */
-	memset(rec->data, 0, se->fixed_size - sizeof(rec->ent));
+	if (se->fixed_padded)
+		memset(rec->data, 0, se->fixed_size - sizeof(rec->ent));
 	for (i = 0; i < se->n_fields; i++) {
 		const struct synth_field *field = &se->fields[i];
 		void *dst = (void *)rec + field->offset;
@@ -346,9 +354,12 @@ static void synth_record_emit(struct trace_event_file *file,
 	ring_buffer_nest_start(buffer);
 	if ((!check_enabled || (file->flags & EVENT_FILE_FL_ENABLED)) &&
 	    !trace_trigger_soft_disabled(file)) {
+		/* a record of numbers and char[N] has its size already */
 		rec = trace_event_buffer_reserve(&fbuffer, file,
+						 se->n_dynamic ?
 						 synth_record_measure(se, vals,
-								      lens));
+								      lens) :
+						 se->fixed_size);
 		if (rec) {
 			synth_record_fill(se, rec, vals, lens);
 			trace_event_buffer_commit(&fbuffer);
