@@ -45,7 +45,7 @@ check:
 	@scripts/check.sh
 
 lint: deps
-	@scripts/build.sh ours
+	@scripts/build.sh ours-bench
 	@scripts/lint.sh
 
 patches: deps
@@ -60,8 +60,8 @@ bench-map: deps
 # apply. REPS (runs per scenario, default 3) and WALL reach the script
 # through the environment, as every command-line variable does.
 bench-hist: deps
-	@scripts/build.sh ours
-	@scripts/build.sh ref
+	@scripts/build.sh ours-bench
+	@scripts/build.sh ref-bench
 	@scripts/bench-hist.sh
 
 clean:

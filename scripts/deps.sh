@@ -5,10 +5,12 @@
 . "$(dirname "$0")/lib.sh"
 
 # Build the kernel, run it under QEMU, lint it; the guest runs the host's
-# own userland, so what the tests call (bash, ping, ip) is listed too.
+# own userland, so what the tests call (bash, ping, ip) is listed too, and
+# bpftrace, which make bench-hist times beside hist triggers.
 pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils lz4 kmod
 perl python3 python3-ply python3-git git ccache sparse coccinelle qemu-system-x86 util-linux procps
-iputils-ping iproute2 hostname dash bash coreutils"
+iputils-ping iproute2 hostname dash bash coreutils
+bpftrace"
 
 missing=""
 for p in $pkgs; do

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench-hist: runs inside the guest (scripts/bench-hist.sh boots it).
 #
-#   guest-bench-hist.sh LOOP [REPS]
+#   guest-bench-hist.sh LOOP [REPS [KSRC KBUILD]]
+#
+# (LOOP's directory also holds hist-bigread, scripts/hist-bigread.c.)
 #
 # Times LOOP (scripts/getppid-loop.c: getppid() in a loop, ns per call)
 # under each hist-trigger scenario, REPS times (default 3), pinned to the
@@ -34,6 +36,9 @@
 #                sys_exit_getppid lat=common_timestamp-$ts0 traced by
 #                onmatch() to a synthetic event bench_lat, keyed there
 #                by lat.log2 (HITS: the synthetic event's hist)
+#   lat-vars     of that pipeline, the two variables only (no action)
+#   lat-emit     the two variables and the action, with no trigger on
+#                bench_lat (so nothing is written)
 # and, where the kernel has them (ours), the aggregations:
 #   key1max      hist:keys=common_pid:vals=__syscall_nr.max
 #   key1avg      hist:keys=common_pid:vals=__syscall_nr.avg
@@ -48,9 +53,27 @@
 # (__data_loc char[]):
 #   kp-paused    hist:keys=comm:pause
 #   string       hist:keys=comm
+# and the time to read a big histogram, once the rest is done:
+#   hist-read    hist:keys=offset:vals=fd,whence:size=131072 on
+#                syscalls/sys_enter_lseek, filled with 131072 keys by
+#                hist-bigread (filtered on its comm), then read whole
+#                REPS times by hist-bigread as cat would (128 KiB reads):
+#                "bench-hist: hist-read - MIN MAX ENTRIES BYTES", MIN and
+#                MAX the ns of one whole read
+# and, where bpftrace is installed and the kernel runs its programs (the
+# bench kernels: BPF and no BTF, so bpftrace reads the kernel's headers
+# from KSRC and KBUILD), the same answers from bpftrace, measured
+# against no tracing at all (base "none"):
+#   bpf-count    tracepoint:syscalls:sys_enter_getppid { @[pid] = count(); }
+#                (HITS: the sum of the counts)
+#   bpf-latency  @start[tid] = nsecs at the enter tracepoint, at the exit
+#                @lat = hist(nsecs - @start[tid]) and the start deleted,
+#                as onmatch() consumes $ts0 (HITS: the sum of the buckets)
 
 loop=${1:?usage: guest-bench-hist.sh LOOP [REPS]}
 reps=${2:-3}
+ksrc=${3:-}
+kbuild=${4:-}
 warmup=10000
 T=/sys/kernel/tracing
 SYS=events/syscalls/sys_enter_getppid
@@ -128,26 +151,41 @@ measure() {
 LAT_ENTER='hist:keys=common_pid:ts0=common_timestamp'
 LAT_EXIT='hist:keys=common_pid:lat=common_timestamp-$ts0:onmatch(syscalls.sys_enter_getppid).trace(bench_lat,$lat)'
 LAT_HIST='hist:keys=lat.log2'
+LAT_VARS='hist:keys=common_pid:lat=common_timestamp-$ts0'
 EXIT=events/syscalls/sys_exit_getppid
 SYN=events/synthetic/bench_lat
 
-# measure_latency ID BASE PAUSE CALLS: PAUSE is ":pause" for the base
+# measure_latency ID BASE PAUSE CALLS [PARTS]: PAUSE is ":pause" for the
+# base. PARTS (default "vars emit hist") says how much of the pipeline
+# to set up: "vars" the two triggers without the action, "vars emit"
+# with onmatch().trace() to bench_lat but no trigger there (nothing
+# listens: the event is not written), all three the whole pipeline.
 measure_latency() {
-	id=$1 base=$2 pause=$3 calls=$4
+	id=$1 base=$2 pause=$3 calls=$4 parts=${5:-vars emit hist}
+	exit_trig=$LAT_EXIT
+	hist_ev=$SYN
+	case $parts in
+	*emit*) ;;
+	*) exit_trig=$LAT_VARS hist_ev=$EXIT ;;
+	esac
+	case $parts in
+	*hist*) ;;
+	*emit*) hist_ev=$EXIT ;;
+	esac
 	if ! echo 'bench_lat u64 lat' >>synthetic_events ||
-	   ! echo "$LAT_HIST$pause" >"$SYN/trigger" ||
+	   { [ "$hist_ev" = $SYN ] && ! echo "$LAT_HIST$pause" >"$SYN/trigger"; } ||
 	   ! echo "$LAT_ENTER$pause" >"$SYS/trigger" ||
-	   ! echo "$LAT_EXIT$pause" >"$EXIT/trigger"; then
+	   ! echo "$exit_trig$pause" >"$EXIT/trigger"; then
 		echo "bench-hist: $id failed: refused: $(tail -n 3 error_log | tr -s '\n\t' '  ')"
 	else
 		runs "$id" "$calls"
-		hits=$(sed -n 's/^ *Hits: *//p' "$SYN/hist")
+		hits=$(sed -n 's/^ *Hits: *//p' "$hist_ev/hist")
 		want=$((reps * (calls + warmup)))
 		[ -n "$pause" ] && want=0
 		check_hits "$id" "$hits" "$want"
 		report "$id" "$base" "$calls" "$hits"
 	fi
-	echo "!$LAT_EXIT" >>"$EXIT/trigger" 2>/dev/null
+	echo "!$exit_trig" >>"$EXIT/trigger" 2>/dev/null
 	echo "!$LAT_ENTER" >>"$SYS/trigger" 2>/dev/null
 	echo "!$LAT_HIST" >>"$SYN/trigger" 2>/dev/null
 	echo '!bench_lat u64 lat' >>synthetic_events 2>/dev/null
@@ -157,7 +195,84 @@ measure_latency() {
 	fi
 }
 
+# measure_bpf ID PROGRAM CALLS: the loop while bpftrace runs PROGRAM.
+# bpftrace says "Attaching N probes..." before it attaches: give it two
+# seconds more, and check the hits it counted afterwards.
+measure_bpf() {
+	id=$1 prog=$2 calls=$3
+	out=/tmp/bench-$id.out
+	BPFTRACE_KERNEL_SOURCE=$ksrc BPFTRACE_KERNEL_BUILD=$kbuild \
+		bpftrace -e "$prog" >$out 2>&1 &
+	bpf=$!
+	i=0
+	while ! grep -q '^Attaching' $out && kill -0 $bpf 2>/dev/null &&
+	      [ $i -lt 300 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+	if ! kill -0 $bpf 2>/dev/null || ! grep -q '^Attaching' $out; then
+		kill -KILL $bpf 2>/dev/null
+		wait $bpf
+		echo "bench-hist: $id failed: bpftrace: $(tr -s '\n\t' '  ' <$out | cut -c1-300)"
+		return
+	fi
+	sleep 2
+	runs "$id" "$calls"
+	kill -INT $bpf
+	wait $bpf
+	# @[pid]: N lines of a count, "[lo, hi)  N |@@@|" lines of a hist
+	hits=$(awk '/^@\[/ { n += $2 } /^\[/ { sub(/^[^)]*\) */, ""); n += $1 }
+		    END { print n + 0 }' $out)
+	check_hits "$id" "$hits" $((reps * (calls + warmup)))
+	report "$id" none "$calls" "$hits"
+}
+
+# measure_read: a hist of 131072 entries, 1 key and 2 values, read whole
+measure_read() {
+	trig='hist:keys=offset:vals=fd,whence:size=131072'
+	filt='if comm == "hist-bigread"'
+	tool=$(dirname "$loop")/hist-bigread
+	lseek=events/syscalls/sys_enter_lseek
+	if ! echo "$trig $filt" >$lseek/trigger; then
+		echo "bench-hist: hist-read failed: refused: $(tail -n 3 error_log | tr -s '\n\t' '  ')"
+		return
+	fi
+	$tool fill 131072
+	entries=$(sed -n 's/^ *Entries: *//p' $lseek/hist)
+	[ "$entries" = 131072 ] ||
+		echo "bench-hist: hist-read warning: $entries entries, 131072 expected"
+	vals=""
+	i=0
+	while [ $i -lt "$reps" ]; do
+		vals="$vals $($tool read $lseek/hist)"
+		i=$((i + 1))
+	done
+	echo "!$trig" >>$lseek/trigger
+	echo "$vals" | awk -v n="$entries" '{
+		min = max = $1
+		for (i = 3; i <= NF; i += 2) {
+			if ($i < min)
+				min = $i
+			if ($i > max)
+				max = $i
+		}
+		printf "bench-hist: hist-read - %.0f %.0f %s %s\n", min, max, n, $2
+	}'
+}
+
 measure none - $SYS "" 200000
+# the sysctl is there when the kernel has the bpf() system call
+if command -v bpftrace >/dev/null &&
+   [ -e /proc/sys/kernel/unprivileged_bpf_disabled ]; then
+	measure_bpf bpf-count \
+		'tracepoint:syscalls:sys_enter_getppid { @[pid] = count(); }' 200000
+	measure_bpf bpf-latency \
+		'tracepoint:syscalls:sys_enter_getppid { @start[tid] = nsecs; }
+		 tracepoint:syscalls:sys_exit_getppid /@start[tid]/ {
+			@lat = hist(nsecs - @start[tid]); delete(@start[tid]); }' 100000
+else
+	echo "bench-hist: bpftrace: none"
+fi
 if [ ! -e $SYS/hist ]; then
 	echo "bench-hist: no-hist"
 	exit 0
@@ -169,6 +284,8 @@ measure key2 paused $SYS 'hist:keys=common_pid,__syscall_nr' 200000
 # About 11,000 instructions a call upstream (the stack walk): fewer calls.
 measure stacktrace paused $SYS 'hist:keys=common_stacktrace' 20000
 measure_latency lat-paused none :pause 100000
+measure_latency lat-vars lat-paused "" 100000 vars
+measure_latency lat-emit lat-paused "" 100000 "vars emit"
 measure_latency latency lat-paused "" 100000
 if echo 'hist:keys=common_pid:vals=__syscall_nr.max:pause' >$SYS/trigger 2>/dev/null; then
 	echo '!hist:keys=common_pid:vals=__syscall_nr.max' >>$SYS/trigger
@@ -186,6 +303,7 @@ if ! echo 'p:hist_bench/getppid __x64_sys_getppid comm=$comm' >>kprobe_events; t
 	echo "bench-hist: string failed: kprobe on __x64_sys_getppid refused"
 	exit 0
 fi
+measure_read
 measure kp-paused none $KP 'hist:keys=comm:pause' 50000
 measure string kp-paused $KP 'hist:keys=comm' 50000
 echo '-:hist_bench/getppid' >>kprobe_events
