@@ -40,11 +40,20 @@ static u64 agg_rand_mag(u64 *state)
 	return x >> (agg_rand(state) >> 58);
 }
 
-/* 0, 1, each power of two and its neighbours, U64_MAX. */
-static unsigned int agg_edges(u64 *out)
+#define AGG_EDGES	(2 + 3 * 63 + 1)
+
+/*
+ * 0, 1, each power of two and its neighbours, U64_MAX.  Allocated, not
+ * on the stack: the array alone is over the frame size a 32-bit kernel
+ * warns about.  KUnit frees it after the test.
+ */
+static const u64 *agg_edges(struct kunit *test, unsigned int *count)
 {
+	u64 *out = kunit_kmalloc_array(test, AGG_EDGES, sizeof(*out),
+				       GFP_KERNEL);
 	unsigned int n = 0, i;
 
+	KUNIT_ASSERT_NOT_NULL(test, out);
 	out[n++] = 0;
 	out[n++] = 1;
 	for (i = 1; i < 64; i++) {
@@ -53,10 +62,9 @@ static unsigned int agg_edges(u64 *out)
 		out[n++] = BIT_ULL(i) + 1;
 	}
 	out[n++] = U64_MAX;
-	return n;
+	*count = n;
+	return out;
 }
-
-#define AGG_EDGES	(2 + 3 * 63 + 1)
 
 /* The bucket of @v by counting, not by fls64(): lowest number, width. */
 static void agg_ref_bucket(u64 v, unsigned int bits, u64 *low, u64 *width)
@@ -107,8 +115,9 @@ static void agg_check_pct_number(struct kunit *test, u64 v)
 
 static void agg_test_pct_index(struct kunit *test)
 {
-	u64 edges[AGG_EDGES], state = 1;
-	unsigned int i, n = agg_edges(edges);
+	u64 state = 1;
+	unsigned int i, n;
+	const u64 *edges = agg_edges(test, &n);
 
 	for (i = 0; i < n; i++)
 		agg_check_pct_number(test, edges[i]);
@@ -123,8 +132,9 @@ static void agg_test_pct_index(struct kunit *test)
 
 static void agg_test_pct_signed(struct kunit *test)
 {
-	u64 edges[AGG_EDGES], state = 2;
-	unsigned int i, n = agg_edges(edges);
+	u64 state = 2;
+	unsigned int i, n;
+	const u64 *edges = agg_edges(test, &n);
 	s64 prev = S64_MIN;
 
 	/* the slots are in the order of the numbers, negative ones first */
@@ -387,8 +397,9 @@ static void agg_test_stddev(struct kunit *test)
 
 static void agg_test_loglin(struct kunit *test)
 {
-	u64 edges[AGG_EDGES], state = 6, low, width;
-	unsigned int i, bits, n = agg_edges(edges);
+	u64 state = 6, low, width;
+	unsigned int i, bits, n;
+	const u64 *edges = agg_edges(test, &n);
 
 	for (bits = 0; bits <= HIST_LOGLIN_BITS_MAX; bits++) {
 		for (i = 0; i < 3000; i++) {
