@@ -422,6 +422,11 @@ map_find(struct tracing_map *map, const void *key, bool insert, bool key64)
 		if (!val) {
 			if (!insert)
 				return NULL;
+			/* by value: a u64 key then never has to be in memory */
+			if (key64)
+				return map_insert_from_u64(map,
+					get_unaligned((const u64 *)key),
+					hash, pos, probes);
 			return map_insert_from(map, key, hash, pos, probes);
 		}
 		if ((u32)(val >> 32) == hash) {
@@ -478,30 +483,9 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 struct tracing_map_elt *tracing_map_insert_u64(struct tracing_map *map,
 					       u64 key)
 {
-	u32 hash = map_hash(map, &key, true);
-	u32 pos = hash >> map->slot_shift;
-	u32 probes;
-
 	lockdep_assert_preemption_disabled();
 
-	/* map_find()'s walk, with the key kept in a register throughout */
-	for (probes = 0; probes <= map->slot_mask; probes++) {
-		u64 val = atomic64_read_acquire(&map->slots[pos]);
-		int idx;
-
-		if (!val)
-			return map_insert_from_u64(map, key, hash, pos, probes);
-		if ((u32)(val >> 32) == hash) {
-			idx = (int)(u32)val - 1;
-			if (*(const u64 *)key_at(map, idx) == key) {
-				local64_inc(&this_cpu_ptr(map->cpu)->hits);
-				return elt_at(map, idx);
-			}
-		}
-		pos = (pos + 1) & map->slot_mask;
-	}
-	local64_inc(&this_cpu_ptr(map->cpu)->drops);
-	return NULL;
+	return map_find(map, &key, true, true);
 }
 
 /**
