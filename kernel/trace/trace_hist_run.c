@@ -293,8 +293,12 @@ static __always_inline void hist_update(struct hist_data *hd,
 	hist_update_vals(hd, elt, hit);
 }
 
-/* One number and no value but hitcount: the commonest histogram. */
-static noinline void hist_hit_count(HIST_HIT_ARGS)
+/*
+ * One number: the key never leaves a register.  @count_only, a constant
+ * in each caller: hitcount is the only value, the commonest histogram,
+ * and its function has no loop over values.
+ */
+static __always_inline void hist_hit_number(HIST_HIT_ARGS, bool count_only)
 {
 	struct hist_hit hit __uninitialized;
 	struct tracing_map_elt *elt;
@@ -302,23 +306,23 @@ static noinline void hist_hit_count(HIST_HIT_ARGS)
 	hist_hit_init(&hit, rec, buffer, rbe);
 	elt = tracing_map_insert_u64(hd->map,
 				     hist_fetch(hd, &hd->keys[0], &hit));
-	if (likely(elt))
-		tracing_map_update_sum(elt, 0, 1);
+	if (likely(elt)) {
+		if (count_only)
+			tracing_map_update_sum(elt, 0, 1);
+		else
+			hist_update_vals(hd, elt, &hit);
+	}
 	hist_hit_done();
 }
 
-/* One number: the key never leaves a register. */
+static noinline void hist_hit_count(HIST_HIT_ARGS)
+{
+	hist_hit_number(hd, rec, buffer, rbe, true);
+}
+
 static noinline void hist_hit_u64(HIST_HIT_ARGS)
 {
-	struct hist_hit hit __uninitialized;
-	struct tracing_map_elt *elt;
-
-	hist_hit_init(&hit, rec, buffer, rbe);
-	elt = tracing_map_insert_u64(hd->map,
-				     hist_fetch(hd, &hd->keys[0], &hit));
-	if (likely(elt))
-		hist_update_vals(hd, elt, &hit);
-	hist_hit_done();
+	hist_hit_number(hd, rec, buffer, rbe, false);
 }
 
 /* A few numbers, in a buffer on the stack. */
