@@ -28,22 +28,9 @@ verdict() { # name output
 	fi
 }
 
-# One known false positive, ignored for its file alone: checkpatch wants
-# <linux/nmi.h> for <asm/nmi.h> because the former includes the latter,
-# but only on arches with a hardlockup detector of their own. On x86,
-# register_nmi_handler() is in <asm/nmi.h> and nowhere else, and the
-# NMI half of the hist nesting KUnit test needs it (as drivers that
-# handle NMIs, watchdog/hpwdt.c or edac/igen6_edac.c, include it too).
-checkpatch_ignore() { # file
-	case $1 in
-	kernel/trace/trace_hist_kunit.c) echo "--ignore INCLUDE_LINUX" ;;
-	esac
-}
-
 for f in "${files[@]}"; do
-	# shellcheck disable=SC2046
 	verdict "checkpatch $f" "$(perl scripts/checkpatch.pl --strict --terse \
-		--no-summary --show-types $(checkpatch_ignore "$f") -f "$f" 2>&1 || true)"
+		--no-summary --show-types -f "$f" 2>&1 || true)"
 	verdict "kernel-doc $f" "$(perl scripts/kernel-doc -none -Wall "$f" 2>&1 || true)"
 done
 for p in "${patches[@]}"; do
