@@ -1,42 +1,35 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make patches: the series as a maintainer would receive it, in
-# build/patches: a cover letter (scripts/cover-letter.txt), the removal of
-# the upstream implementation, then one patch per commit of this repository
-# that changed the kernel side (overlay, patches/, MAINTAINERS), with that
-# commit's author, date and message. The same series is left in build/base
-# as branch "series".
+# make patches: the series as a maintainer receives it, in build/patches:
+# a cover letter (scripts/cover-letter.txt) and the patches that
+# scripts/series describes, built by scripts/series.py from the
+# committed state of this repository (HEAD) on the pristine tree.  The
+# same series is left in build/base as branch "series".
+#
+# Rewritten files (ours replacing upstream's under the same name) are
+# shown as a deletion and an addition (format-patch -B): read as a diff
+# of one against the other they would be noise.
 . "$(dirname "$0")/lib.sh"
 
+# The same private index files as scripts/tree.sh: one at a time.
+mkdir -p "$BUILD"
+exec 9>"$BUILD/.tree.lock"
+flock 9
 "$TOP/scripts/base.sh"
 git -C "$BASE" fetch -q --no-tags "$TOP" +HEAD:refs/ours/head
 removed=$(harness_identity && removal_commit)
-prev=$removed
-prev_tree=$(git -C "$BASE" rev-parse "$removed^{tree}")
-n=0
-# shellcheck disable=SC2086
-for c in $(git -C "$TOP" rev-list --reverse HEAD -- $OVERLAY_DIRS patches MAINTAINERS); do
-	tree=$(compose_tree "$removed" "$c")
-	[ "$tree" = "$prev_tree" ] && continue
-	git -C "$TOP" log -1 --format=%B "$c" >"$BUILD/series.msg"
-	IFS=$'\x1f' read -r an ae ad cn ce cd < <(git -C "$TOP" log -1 --date=raw \
-		--format='%an%x1f%ae%x1f%ad%x1f%cn%x1f%ce%x1f%cd' "$c")
-	prev=$(GIT_AUTHOR_NAME=$an GIT_AUTHOR_EMAIL=$ae GIT_AUTHOR_DATE=$ad \
-		GIT_COMMITTER_NAME=$cn GIT_COMMITTER_EMAIL=$ce GIT_COMMITTER_DATE=$cd \
-		GIT_DIR=$BASE/.git git commit-tree "$tree" -p "$prev" -F "$BUILD/series.msg")
-	prev_tree=$tree
-	n=$((n + 1))
-done
-git -C "$BASE" branch -f series "$prev"
+expected=$(compose_tree "$removed" refs/ours/head)
+series=$(python3 "$TOP/scripts/series.py" "$BASE/.git" refs/ours/head pristine "$expected")
+git -C "$BASE" branch -f series "$series"
 
 out=$BUILD/patches
 rm -rf "$out"
-git -C "$BASE" format-patch -q --cover-letter -o "$out" pristine..series
+git -C "$BASE" format-patch -q -B --zero-commit --no-signature --cover-letter \
+	-o "$out" pristine..series
 cover=$(ls "$out"/0000-*)
 subject=$(head -n 1 "$TOP/scripts/cover-letter.txt")
 tail -n +3 "$TOP/scripts/cover-letter.txt" >"$BUILD/cover.blurb"
 sed -i -e "s/\*\*\* SUBJECT HERE \*\*\*/$subject/" \
 	-e "/\*\*\* BLURB HERE \*\*\*/{r $BUILD/cover.blurb
 d}" "$cover"
-note "patches: $((n + 1)) patches and a cover letter in $out"
-ls "$out"
+note "patches: $(($(ls "$out" | wc -l) - 1)) patches and a cover letter in $out"
