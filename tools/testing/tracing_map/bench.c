@@ -53,13 +53,13 @@ static void make_keys(void)
 	u64 seed = 88172645463325252ULL;
 	size_t i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		keys[i] = 0xffffffff81000000ULL + i * 64 +
 			  (xorshift(&seed) & 63);
 		vals[i] = xorshift(&seed) % 4096;
 	}
 	/* shuffle so that neighbours in the array are unrelated */
-	for (i = sizeof(keys) / sizeof(keys[0]) - 1; i > 0; i--) {
+	for (i = ARRAY_SIZE(keys) - 1; i > 0; i--) {
 		size_t j = xorshift(&seed) % (i + 1);
 		u64 t = keys[i];
 
@@ -287,7 +287,7 @@ int main(void)
 	printf("%-32s %10s %10s %14s\n", "figure", "ours", "upstream",
 	       "ours/upstream");
 
-	for (f = 0; f < sizeof(figures) / sizeof(figures[0]); f++) {
+	for (f = 0; f < ARRAY_SIZE(figures); f++) {
 		double ours[REPS], up[REPS], o, u;
 		int r;
 
@@ -309,7 +309,8 @@ int main(void)
 		if (figures[f].fn == hit_2t_same)
 			same_key_ok = o * 1.5 <= u;
 	}
-	printf("bar: ours no slower on every figure: %s; same-key 2-thread hit >= 1.5x faster: %s\n",
+	printf("bar: ours no slower on every figure: %s; "
+	       "same-key 2-thread hit >= 1.5x faster: %s\n",
 	       all_ok ? "yes" : "NO", same_key_ok ? "yes" : "NO");
 	return sink == 42;	/* keep the work observable */
 }

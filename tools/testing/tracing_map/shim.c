@@ -8,7 +8,7 @@ __thread int shim_cpu;
 
 void shim_set_cpu(int cpu)
 {
-	if (cpu < 0 || cpu >= NR_CPUS) {
+	if (cpu < 0 || cpu >= SHIM_MAX_CPUS) {
 		fprintf(stderr, "shim: cpu %d out of range\n", cpu);
 		abort();
 	}
@@ -35,7 +35,7 @@ void shim_free(void *p)
 void *shim_alloc_percpu(size_t size)
 {
 	size_t stride = ALIGN(size, (size_t)SMP_CACHE_BYTES);
-	char *base = shim_alloc(SMP_CACHE_BYTES + NR_CPUS * stride, true);
+	char *base = shim_alloc(SMP_CACHE_BYTES + SHIM_MAX_CPUS * stride, true);
 
 	if (!base)
 		return NULL;

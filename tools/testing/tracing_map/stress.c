@@ -59,7 +59,7 @@ static void *thread_main(void *p)
 
 static void run_threads(int n, void (*fn)(int, void *), void *arg)
 {
-	struct thread_start ts[NR_CPUS];
+	struct thread_start ts[SHIM_MAX_CPUS];
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -812,7 +812,7 @@ static void test_sort_orders(void)
 		tracing_map_update_sum(elt, 1, (u64)r->value);
 	}
 
-	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
 		struct tracing_map_elt **e;
 		int n;
 
@@ -914,7 +914,7 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		scale = atoi(argv[1]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(tests); i++) {
 		test_failed = 0;
 		tests[i].fn();
 		printf("%s: %s\n", test_failed ? "FAIL" : "PASS", tests[i].name);

@@ -29,7 +29,10 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 typedef u32 __u32;
-typedef unsigned int gfp_t;
+
+/* As in the kernel's <linux/types.h> outside sparse: a plain unsigned int. */
+#define __bitwise
+typedef unsigned int __bitwise gfp_t;
 
 typedef int (*cmp_func_t)(const void *a, const void *b);
 typedef int (*cmp_r_func_t)(const void *a, const void *b, const void *priv);
@@ -41,43 +44,73 @@ typedef void (*swap_r_func_t)(void *a, void *b, int size, const void *priv);
 #define PAGE_SIZE		4096UL
 #define SMP_CACHE_BYTES		64
 #define L1_CACHE_BYTES		64
-#define NR_CPUS			16
+#define SHIM_MAX_CPUS		16	/* shim_set_cpu() takes 0 .. 15 */
 #define BITS_PER_LONG		(8 * (int)sizeof(long))
 #define U32_MAX			((u32)~0U)
 #define GOLDEN_RATIO_64		0x61C8864680B583EBull
 
-#undef __always_inline
+/*
+ * Attributes under the kernel's names (compiler_attributes.h), all spelt
+ * through __shim_attr().  __always_inline is glibc's, from <sys/cdefs.h>
+ * (included above): plain inline plus the always_inline attribute, which
+ * is the kernel's definition too.
+ */
+#ifndef __always_inline
+#error "shim.h needs __always_inline from glibc's <sys/cdefs.h>"
+#endif
 #undef __attribute_const__
+#define __shim_attr(attr)	__attribute__((attr))
 #define __percpu
-#define __packed		__attribute__((__packed__))
-#define __always_inline		inline __attribute__((__always_inline__))
-#define __attribute_const__	__attribute__((__const__))
-#define ____cacheline_aligned_in_smp __attribute__((__aligned__(SMP_CACHE_BYTES)))
-#define fallthrough		__attribute__((__fallthrough__))
+#define __packed		__shim_attr(__packed__)
+#define __aligned(x)		__shim_attr(__aligned__(x))
+#define __attribute_const__	__shim_attr(__const__)
+#define noinline		__shim_attr(__noinline__)
+#define fallthrough		__shim_attr(__fallthrough__)
+#define ____cacheline_aligned_in_smp __aligned(SMP_CACHE_BYTES)
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
-#define EXPORT_SYMBOL(sym)
+/* Nothing to export in userspace: a dummy declaration eats the ';'. */
+#define EXPORT_SYMBOL(sym)	extern int __shim_exported_##sym
 #define cond_resched()		do { } while (0)
-#define noinline		__attribute__((__noinline__))
 
-#define ALIGN(x, a)		(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
-#define min(a, b)		((a) < (b) ? (a) : (b))
-#define max(a, b)		((a) > (b) ? (a) : (b))
+#define ALIGN(x, a) ({							\
+	__typeof__(a) __align_a = (a);					\
+	((x) + __align_a - 1) & ~((__typeof__(x))__align_a - 1);	\
+})
+#define min(a, b) ({							\
+	__typeof__(a) __min_a = (a);					\
+	__typeof__(b) __min_b = (b);					\
+	__min_a < __min_b ? __min_a : __min_b;				\
+})
+#define max(a, b) ({							\
+	__typeof__(a) __max_a = (a);					\
+	__typeof__(b) __max_b = (b);					\
+	__max_a > __max_b ? __max_a : __max_b;				\
+})
+#define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 #define BIT_ULL(n)		(1ULL << (n))
 #define BITS_TO_LONGS(n)	(((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
 #define array_size(a, b)	((size_t)(a) * (size_t)(b))
 
-#define barrier()		__asm__ __volatile__("" ::: "memory")
+/* Compiler barrier: no memory access moves across it. */
+static __always_inline void barrier(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+/* Orders earlier stores before later ones: a release fence. */
 #define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
 /* Every shim RMW below is SEQ_CST already, as on x86. */
 #define smp_mb__before_atomic()	barrier()
 #define cmpxchg(p, o, n) ({						\
-	__typeof__(*(p)) __old = (o);					\
-	__atomic_compare_exchange_n((p), &__old, (n), false,		\
-				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
-	__old;								\
+	__typeof__(p) __cmpxchg_p = (p);				\
+	__typeof__(*__cmpxchg_p) __cmpxchg_old = (o);			\
+	__atomic_compare_exchange_n(__cmpxchg_p, &__cmpxchg_old, (n),	\
+				    false, __ATOMIC_SEQ_CST,		\
+				    __ATOMIC_SEQ_CST);			\
+	__cmpxchg_old;							\
 })
 #define xchg(p, n)		__atomic_exchange_n((p), (n), __ATOMIC_SEQ_CST)
 
@@ -248,9 +281,24 @@ static inline unsigned long find_next_bit(const unsigned long *addr,
 	return size;
 }
 
+/* for_each_set_bit() state: addr and size are evaluated once. */
+struct shim_bit_iter {
+	const unsigned long	*addr;
+	unsigned long		end;
+	unsigned long		next;
+};
+
+static inline unsigned long shim_bit_iter_next(struct shim_bit_iter *it)
+{
+	unsigned long bit = find_next_bit(it->addr, it->end, it->next);
+
+	it->next = bit + 1;
+	return bit;
+}
+
 #define for_each_set_bit(bit, addr, size)				\
-	for ((bit) = find_next_bit((addr), (size), 0); (bit) < (size);	\
-	     (bit) = find_next_bit((addr), (size), (bit) + 1))
+	for (struct shim_bit_iter __bit_iter = { (addr), (size), 0 };	\
+	     ((bit) = shim_bit_iter_next(&__bit_iter)) < __bit_iter.end;)
 
 static inline u32 rol32(u32 word, unsigned int shift)
 {
@@ -268,8 +316,10 @@ static inline unsigned long roundup_pow_of_two(unsigned long n)
 }
 
 /* unaligned access */
-#define get_unaligned(p)						\
-	(((const struct { __typeof__(*(p)) x; } __packed *)(p))->x)
+#define get_unaligned(p) ({						\
+	__typeof__(p) __gu_p = (p);					\
+	((const struct { __typeof__(*__gu_p) x; } __packed *)__gu_p)->x; \
+})
 
 static inline u32 __get_unaligned_cpu32(const void *p)
 {
@@ -280,18 +330,65 @@ static inline u32 __get_unaligned_cpu32(const void *p)
 void *shim_alloc(size_t size, bool zero);
 void shim_free(void *p);
 
-#define kzalloc(size, gfp)		shim_alloc((size), true)
-#define kcalloc(n, size, gfp)		shim_alloc(array_size(n, size), true)
-#define kfree(p)			shim_free(p)
-#define kvcalloc(n, size, gfp)		shim_alloc(array_size(n, size), true)
-#define kvmalloc_array(n, size, gfp)	shim_alloc(array_size(n, size), false)
-#define kvfree(p)			shim_free(p)
-#define vmalloc(size)			shim_alloc((size), false)
-#define vfree(p)			shim_free(p)
-#define get_zeroed_page(gfp)		((unsigned long)shim_alloc(PAGE_SIZE, true))
-#define free_page(addr)			shim_free((void *)(addr))
-#define kmemleak_alloc(p, s, c, g)	do { } while (0)
-#define kmemleak_free(p)		do { } while (0)
+static inline void *kzalloc(size_t size, gfp_t flags)
+{
+	return shim_alloc(size, true);
+}
+
+static inline void *kcalloc(size_t n, size_t size, gfp_t flags)
+{
+	return shim_alloc(array_size(n, size), true);
+}
+
+static inline void kfree(const void *p)
+{
+	shim_free((void *)p);
+}
+
+static inline void *kvcalloc(size_t n, size_t size, gfp_t flags)
+{
+	return shim_alloc(array_size(n, size), true);
+}
+
+static inline void *kvmalloc_array(size_t n, size_t size, gfp_t flags)
+{
+	return shim_alloc(array_size(n, size), false);
+}
+
+static inline void kvfree(const void *p)
+{
+	shim_free((void *)p);
+}
+
+static inline void *vmalloc(unsigned long size)
+{
+	return shim_alloc(size, false);
+}
+
+static inline void vfree(const void *p)
+{
+	shim_free((void *)p);
+}
+
+static inline unsigned long get_zeroed_page(gfp_t gfp_mask)
+{
+	return (unsigned long)shim_alloc(PAGE_SIZE, true);
+}
+
+static inline void free_page(unsigned long addr)
+{
+	shim_free((void *)addr);
+}
+
+/* No leak detector here: kmemleak hints are dropped. */
+static inline void kmemleak_alloc(const void *ptr, size_t size, int min_count,
+				  gfp_t gfp)
+{
+}
+
+static inline void kmemleak_free(const void *ptr)
+{
+}
 
 /* per-CPU data: one copy per CPU, each on its own cache lines */
 extern __thread int shim_cpu;
@@ -305,13 +402,21 @@ static inline size_t shim_percpu_stride(const void *p)
 	return ((const size_t *)p)[-1];
 }
 
-#define alloc_percpu(type)	((type *)shim_alloc_percpu(sizeof(type)))
+static inline void *shim_per_cpu_ptr(const void *p, int cpu)
+{
+	return (char *)p + (size_t)cpu * shim_percpu_stride(p);
+}
+
+#define alloc_percpu(type)						\
+	((type *)shim_alloc_percpu(sizeof(type)))
 #define free_percpu(p)		shim_free_percpu(p)
-#define per_cpu_ptr(p, cpu)						\
-	((__typeof__(p))((char *)(p) + (size_t)(cpu) * shim_percpu_stride(p)))
+#define per_cpu_ptr(p, cpu)	((__typeof__(p))shim_per_cpu_ptr((p), (cpu)))
 #define this_cpu_ptr(p)		per_cpu_ptr(p, shim_cpu)
-#define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++)
-#define num_possible_cpus()	NR_CPUS
+/* cpu ends at SHIM_MAX_CPUS, as the kernel's ends at nr_cpu_ids. */
+#define for_each_possible_cpu(cpu)					\
+	for (int __cpu_iter = 0; ((cpu) = __cpu_iter) < SHIM_MAX_CPUS;	\
+	     __cpu_iter++)
+#define num_possible_cpus()	SHIM_MAX_CPUS
 
 /* lib/sort.c from the kernel tree is linked in */
 void sort_r(void *base, size_t num, size_t size, cmp_r_func_t cmp_func,
