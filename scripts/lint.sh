@@ -6,6 +6,10 @@
 #   sparse (C=2) and W=1     the directories holding our .c files, built in
 #                            build/obj-lint; only warnings from our files count
 #   coccicheck MODE=report   the same directories; only our files count
+#   make htmldocs            Documentation/trace (SPHINXDIRS=trace) with
+#                            Debian's Sphinx, in build/obj-docs: no warning
+#                            about our documents, and their pages show no
+#                            markup Sphinx could not render
 # Each file and checker is one test; the last line is
 # "lint: N passed, N failed".
 . "$(dirname "$0")/lib.sh"
@@ -37,6 +41,30 @@ for p in "${patches[@]}"; do
 	verdict "checkpatch $p" "$(perl scripts/checkpatch.pl --strict --terse \
 		--no-summary --show-types "$TOP/$p" 2>&1 || true)"
 done
+
+# The documents: Sphinx names the file and line of what it could not
+# take; a page that rendered with a fault carries a "problematic" or
+# "system-message" element.  The other documents of the directory are
+# upstream's: their warnings (cross references into directories that
+# SPHINXDIRS leaves out) are not ours to count.
+mapfile -t docs < <(overlay_files | grep -E '^Documentation/.*\.rst$' || true)
+if [ ${#docs[@]} -gt 0 ]; then
+	obj=$BUILD/obj-docs
+	mkdir -p "$obj"
+	log=$(make -C "$SRC_OURS" O="$obj" SPHINXDIRS=trace htmldocs 2>&1 ||
+		echo "make htmldocs failed")
+	for f in "${docs[@]}"; do
+		html=$obj/Documentation/output/${f#Documentation/}
+		html=${html%.rst}.html
+		problems=$(echo "$log" | grep -E "$f:[0-9]*:? *\(?(WARNING|ERROR|SEVERE|CRITICAL)" || true)
+		if [ ! -f "$html" ]; then
+			problems+="$html was not written$(echo "$log" | tail -n 5)"
+		elif grep -qE 'class="(problematic|system-message)' "$html"; then
+			problems+="$html shows markup Sphinx could not render"
+		fi
+		verdict "htmldocs $f" "$problems"
+	done
+fi
 
 mapfile -t dirs < <(printf '%s\n' "${files[@]}" | grep '\.c$' | xargs -r -n1 dirname | sort -u)
 if [ ${#dirs[@]} -gt 0 ]; then
