@@ -21,7 +21,8 @@ export REF DEBUG
 
 MODE := $(if $(filter 1,$(REF)),ref,ours)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: all run check shell lint patches build deps clean distclean bench-map bench-hist
+.PHONY: all run check shell lint patches series-check bisect-check cross-check build deps \
+	clean distclean bench-map bench-hist
 
 all: run
 
@@ -45,11 +46,21 @@ check:
 	@scripts/check.sh
 
 lint: deps
-	@scripts/build.sh ours-bench
+	@scripts/build.sh ours
 	@scripts/lint.sh
 
 patches: deps
 	@scripts/patches.sh
+
+series-check: deps
+	@scripts/series-check.sh
+
+# Not in make check: minutes per patch or per architecture.
+bisect-check: deps
+	@scripts/bisect-check.sh
+
+cross-check: deps
+	@scripts/cross-check.sh
 
 bench-map: deps
 	@scripts/tree.sh >/dev/null
@@ -65,7 +76,8 @@ bench-hist: deps
 	@scripts/bench-hist.sh
 
 clean:
-	rm -rf build/obj-* build/results-* build/io.* build/patches build/bench-hist
+	rm -rf build/obj-* build/results-* build/io.* build/patches build/bench-hist \
+		build/series-am build/bisect build/bisect.config
 
 distclean:
 	rm -rf build

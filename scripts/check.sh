@@ -326,6 +326,7 @@ esac
 
 if [ "$mode" = ours ] && [ -z "$select" ]; then
 	count < <(phase lint "$TOP/scripts/lint.sh" 2>&1 || true)
+	count < <(phase series "$TOP/scripts/series-check.sh" 2>&1 || true)
 	count < <(phase userspace "$TOP/scripts/userspace.sh" 2>&1 || true)
 	count < <(phase selftest "$TOP/scripts/selftest.sh" 2>&1 || true)
 fi
