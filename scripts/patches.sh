@@ -24,6 +24,9 @@ git -C "$BASE" branch -f series "$series"
 
 out=$BUILD/patches
 rm -rf "$out"
+# The cover letter is the committer's: the same identity and date as
+# every patch, so that the same HEAD gives the same files.
+harness_identity
 git -C "$BASE" format-patch -q -B --zero-commit --no-signature --cover-letter \
 	-o "$out" pristine..series
 cover=$(ls "$out"/0000-*)
