@@ -60,5 +60,70 @@ expect "icount guest, no thread asked for" single "$(TCG_THREAD='' tcg_thread 1)
 expect "guest without icount as asked" single "$(TCG_THREAD=single tcg_thread 0)"
 expect "guest without icount by default" multi "$(TCG_THREAD='' tcg_thread 0)"
 
+# scripts/series.py, on a made-up kernel: one upstream file, two files
+# of ours and one patch.  It must end where compose_tree() (lib.sh, the
+# tree build/src-ours is built from) ends, and refuse a description that
+# leaves a file out, takes one twice, applies patches/ out of order or
+# adds a patch whose result differs.
+series_repo() { # DIR: pristine and source commits in DIR/.git
+	local d=$1 up=$1/up
+	git init -q "$d"
+	mkdir -p "$up/kernel/trace"
+	printf 'Intro\n\nMaintainers List\n\nA FIRST\nF:\tfoo/\n\nZ LAST\nF:\tbar/\n' >"$up/MAINTAINERS"
+	printf 'obj-y += old.o\n' >"$up/kernel/trace/Makefile"
+	(cd "$up" && GIT_DIR=$d/.git GIT_WORK_TREE=$up git add -A &&
+	 GIT_DIR=$d/.git GIT_WORK_TREE=$up git commit -q -m pristine &&
+	 GIT_DIR=$d/.git git tag pristine)
+}
+series_source() { # DIR DESCRIPTION: a source commit holding DESCRIPTION
+	local d=$1 src=$1/src
+	rm -rf "$src"
+	mkdir -p "$src/kernel/trace" "$src/patches" "$src/scripts"
+	printf 'int a;\n' >"$src/kernel/trace/a.c"
+	printf 'int b;\n' >"$src/kernel/trace/b.c"
+	printf 'M MINE\nF:\tkernel/trace/a.c\nF:\tkernel/trace/b.c\n' >"$src/MAINTAINERS"
+	cat >"$src/patches/0001-make.patch" <<'PATCH'
+From: A <a@b.c>
+Subject: [PATCH] tracing: Build a and b
+
+Why.
+
+---
+diff --git a/kernel/trace/Makefile b/kernel/trace/Makefile
+--- a/kernel/trace/Makefile
++++ b/kernel/trace/Makefile
+@@ -1 +1 @@
+-obj-y += old.o
++obj-y += a.o b.o
+PATCH
+	printf '%b' "$2" >"$src/scripts/series"
+	(GIT_DIR=$d/.git GIT_WORK_TREE=$src GIT_INDEX_FILE=$d/src.index git add -A &&
+	 GIT_DIR=$d/.git GIT_INDEX_FILE=$d/src.index git commit-tree \
+		"$(GIT_DIR=$d/.git GIT_INDEX_FILE=$d/src.index git write-tree)" -m source)
+}
+series_run() { # DESCRIPTION: "ok" or series.py's complaint
+	local d=$tmp/series src want out
+	[ -d "$d" ] || series_repo "$d" >/dev/null
+	src=$(series_source "$d" "$1")
+	want=$(BASE=$d BUILD=$tmp compose_tree pristine "$src")
+	if out=$(python3 "$TOP/scripts/series.py" "$d/.git" "$src" pristine "$want" 2>&1); then
+		echo ok
+	else
+		echo "$out" | head -n 1 | sed "s/:.*//; s/^series/refused/"
+	fi
+}
+good='patch: tracing: Add a\nfiles: kernel/trace/a.c\n\tWhy a.\n\npatch: tracing: Add b\nfiles: kernel/trace/b.c\napply: patches/0001-make.patch\n\tWhy b.\n'
+expect "series.py: a good description" ok "$(series_run "$good")"
+expect "series.py: a file left out" refused \
+	"$(series_run 'patch: tracing: Add a\nfiles: kernel/trace/a.c\napply: patches/0001-make.patch\n\tWhy.\n')"
+expect "series.py: a file taken twice" refused \
+	"$(series_run "${good}\npatch: tracing: Again\nfiles: kernel/trace/a.c\n\tWhy.\n")"
+expect "series.py: a patch not applied" refused \
+	"$(series_run 'patch: tracing: Add a and b\nfiles: kernel/trace/\n\tWhy.\n')"
+expect "series.py: a patch without a message" refused \
+	"$(series_run 'patch: tracing: Add a and b\nfiles: kernel/trace/\napply: patches/0001-make.patch\n')"
+expect "series.py: a description that misses a file of patches/" refused \
+	"$(series_run 'patch: -\napply: patches/0002-none.patch\n\npatch: tracing: Add\nfiles: kernel/trace/\napply: patches/0001-make.patch\n\tWhy.\n')"
+
 echo "selftest: $passed passed, $failed failed"
 [ "$failed" = 0 ] || exit 1
