@@ -60,7 +60,8 @@ for c in $(git -C "$BASE" rev-list --reverse pristine..series); do
 "
 	done
 	state=$(grep -oE '^CONFIG_(SYNTH_EVENTS|HIST_TRIGGERS)=y' "$BUILD/obj-bisect/.config" |
-		sed 's/^CONFIG_//' | tr '\n' ' ')
+		sed 's/^CONFIG_//' | tr '\n' ' ' || true)
+	state=${state% }
 	log=$(kmake "$wt" "$BUILD/obj-bisect" -s bzImage modules 2>&1) ||
 		problems+="build failed:
 $(echo "$log" | grep -E 'error|Error' | head -n 20)
