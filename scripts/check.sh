@@ -36,7 +36,7 @@ start=$(date +%s)
 # and add_remove_synth: some test trigger commands that are not ours, and
 # what the hist and synthetic event ones reach is reached by ours too.
 # It also leaves out the :instance reruns (ftracetest --no-instance,
-# patches/0017-*): they take the paths of the first run again, in another
+# patches/0018-*): they take the paths of the first run again, in another
 # trace array, and the paths that only an instance takes (its clock, its
 # removal with triggers in place) have tests of their own. The ours
 # kernel runs them all. A process costs the debug guest ten times what it
