@@ -1836,9 +1836,9 @@ out:
  * enable_hist and disable_hist triggers write the paused flag from any
  * event, so they may fire while a clear is emptying the map.  The clear
  * must still keep every hit out until the map is whole, and must leave
- * the paused flag as they set it.  (Found in review: the clear used
- * paused itself, so an enable_hist restarted hits in the middle of it
- * and the end of the clear undid either trigger.)
+ * the paused flag as they set it: a clear that paused the histogram
+ * itself would let an enable_hist restart hits in the middle of it, and
+ * its end would undo either trigger.
  */
 static void hist_test_clear_vs_enable(struct kunit *test)
 {
