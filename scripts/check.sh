@@ -3,7 +3,8 @@
 # make check: build the kernel of the mode, boot it once, run our KUnit
 # suites (built in, run at boot) and ftracetest over the trigger tests,
 # add_remove_synth and every .tc of ours, boot it again with bootconfig to
-# check boot-time synthetic events, hold the results against
+# check boot-time synthetic events, run real clients against the kernel
+# (trace-cmd, libtracefs, cyclictest), hold the results against
 # scripts/expected/<mode>.txt, then (ours mode) lint our files and run the
 # userspace harnesses and the harness's self-tests. Ends with one line:
 # "check: N passed, N failed, N skipped".
@@ -12,11 +13,11 @@
 #
 # T=REGEX (the quick loop): only the tests whose ID (as in the expected
 # file: ftrace:trigger/trigger-hist.tc, kunit:trace_hist.hist_test_div_const,
-# boot:synthetic-events) matches the Python regular expression REGEX, with
-# no lint and no userspace harnesses. A .tc file runs when its ID or its
-# :instance ID matches; KUnit is switched off at boot when no kunit: ID
-# matches, and the bootconfig check is skipped when boot:synthetic-events
-# does not.
+# boot:synthetic-events, client:trace-cmd) matches the Python regular
+# expression REGEX, with no lint and no userspace harnesses. A .tc file
+# runs when its ID or its :instance ID matches; KUnit is switched off at
+# boot when no kunit: ID matches, and the bootconfig check is skipped when
+# boot:synthetic-events does not, a client test when its ID does not.
 #
 # The debug kernel (DEBUG=1) runs the debug set below unless FULL=1.
 . "$(dirname "$0")/lib.sh"
@@ -128,6 +129,12 @@ boot_timeout=300
 case $mode in *-debug) timeout_s=4800 boot_timeout=1200 ;; esac
 boot_on=0
 [ -z "$(echo boot:synthetic-events | wanted)" ] || boot_on=1
+# The real clients' tests (guest-clients.sh, scripts/clients/): each
+# client:NAME runs in the last part's guest, before its ftracetest. The
+# libtracefs one is a program, built here.
+clients=$(printf 'client:%s\n' trace-cmd libtracefs cyclictest | wanted |
+	  sed 's/^client://' | paste -sd ' ' -)
+clients_dir=$BUILD/clients
 times=$TOP/scripts/expected/${mode/ref/ours}.times
 
 plan=$(for t in $tests; do
@@ -137,6 +144,7 @@ plan=$(for t in $tests; do
 	echo "$t $n"
 done | python3 -c 'import os, statistics, sys
 shards, kunit, boot = map(int, sys.argv[1:4])
+clients = sys.argv[5].split()
 secs = {}
 if os.path.exists(sys.argv[4]):
 	with open(sys.argv[4]) as f:
@@ -155,16 +163,17 @@ shards = max(1, min(shards, len(tests) or 1))
 load = [0.0] * shards
 load[0] += kunit * secs.get("kunit:*", 2 * usual)
 load[-1] += boot * secs.get("boot:synthetic-events", 3 * usual)
+load[-1] += sum(secs.get("client:" + c, usual) for c in clients)
 parts = [[] for _ in range(shards)]
 for t, c in sorted(tests, key=lambda x: -x[1]):
 	k = load.index(min(load))
 	parts[k].append(t)
 	load[k] += c
 for k, p in enumerate(parts):
-	print(k, *sorted(p))' "$shards" "$kunit_on" "$boot_on" "$times")
+	print(k, *sorted(p))' "$shards" "$kunit_on" "$boot_on" "$times" "$clients")
 
 # One part: its ftracetest run (and KUnit in part 0), and in the last
-# part the bootconfig check.
+# part the bootconfig check and the clients' tests.
 #
 # Boot-time tracing: synthetic events that a bootconfig defines at boot
 # cannot be checked by ftracetest (it removes every dynamic event before
@@ -195,7 +204,7 @@ stress_args+=${TRACEFS_FUZZ_N:+ TRACEFS_FUZZ_N=$TRACEFS_FUZZ_N}
 stress_args+=${TRACEFS_FUZZ_SEED:+ TRACEFS_FUZZ_SEED=$TRACEFS_FUZZ_SEED}
 run_part() { # K LAST TEST...
 	local k=$1 last=$2 t0 args="kunit.enable=0$stress_args" kunit=0
-	local boot_here=0 flags=()
+	local boot_here=0 clients_here=0 flags=() c
 	shift 2
 	t0=$(date +%s)
 	if [ "$k" = 0 ] && [ $kunit_on = 1 ]; then
@@ -209,18 +218,28 @@ run_part() { # K LAST TEST...
 		boot_here=1 flags=(-b) args="bootconfig $args"
 	fi
 	[ $no_instance = 0 ] || flags+=(-n)
-	if [ $# -gt 0 ] || [ $kunit = 1 ] || [ $boot_here = 1 ]; then
+	if [ "$last" = 1 ] && [ -n "$clients" ]; then
+		clients_here=1
+		for c in $clients; do
+			flags+=(-c "$c")
+		done
+		flags+=(-B "$clients_dir")
+	fi
+	if [ $# -gt 0 ] || [ $kunit = 1 ] || [ $boot_here = 1 ] ||
+	   [ $clients_here = 1 ]; then
 		# With no test file, ftracetest would run them all: KUnit only.
 		local cmd=("$TOP/scripts/guest-check.sh" "${flags[@]}" "$ftdir" "$@")
-		[ $# -gt 0 ] || [ $boot_here = 1 ] || cmd=(true)
+		[ $# -gt 0 ] || [ $boot_here = 1 ] || [ $clients_here = 1 ] ||
+			cmd=(true)
 		# shellcheck disable=SC2086
 		"$TOP/scripts/run.sh" -q -t "$timeout_s" ${args:+-a "$args"} \
 			-o "$results/guest-$k" "$mode" -- "${cmd[@]}" >/dev/null ||
 			echo "$?" >"$results/guest-$k.rc"
-		if [ -d "$results/guest-$k/boot" ]; then
-			mkdir -p "$results/boot"
-			mv "$results/guest-$k/boot"/* "$results/boot/"
-		fi
+		for d in boot client; do
+			[ -d "$results/guest-$k/$d" ] || continue
+			mkdir -p "$results/$d"
+			mv "$results/guest-$k/$d"/* "$results/$d/"
+		done
 	fi
 	if [ "$last" = 1 ] && [ $boot_on = 1 ] && [ $boot_here = 0 ]; then
 		"$TOP/scripts/run.sh" -q -a "bootconfig kunit.enable=0" \
@@ -228,6 +247,23 @@ run_part() { # K LAST TEST...
 			"$mode" -- "$TOP/scripts/guest-boot-synth.sh" >/dev/null || true
 	fi
 	note "check $mode: part $k ($# files) done in $(($(date +%s) - t0))s"
+}
+
+# The programs of the client tests, built for the host's userland, which
+# the guests run: the libtracefs client, against the host's libtracefs
+# and libtraceevent, whose versions it is told. A failed build is said
+# here, and its test then fails in the guest.
+build_clients() {
+	local v out=$clients_dir/tracefs-client
+	mkdir -p "$clients_dir"
+	rm -f "$out"
+	v="libtracefs $(pkg-config --modversion libtracefs)"
+	v+=", libtraceevent $(pkg-config --modversion libtraceevent)"
+	# shellcheck disable=SC2046 # pkg-config's flags, one word each
+	gcc -O2 -Wall -Wextra -Werror -o "$out" \
+		"$TOP/scripts/clients/tracefs-client.c" -DCLIENT_VERSIONS="\"$v\"" \
+		$(pkg-config --cflags --libs libtracefs libtraceevent) ||
+		note "check $mode: the libtracefs client did not build"
 }
 
 run_parts() {
@@ -244,12 +280,15 @@ run_parts() {
 	wait $pids
 }
 
-if [ -z "$tests" ] && [ $kunit_on = 0 ] && [ $boot_on = 0 ]; then
+if [ -z "$tests" ] && [ $kunit_on = 0 ] && [ $boot_on = 0 ] && [ -z "$clients" ]; then
 	die "T='$select' matches no test of $expected"
 fi
 rm -rf "$results"
 mkdir -p "$results"
-note "check $mode: $(echo $tests | wc -w) test files in $(echo "$plan" | grep -c .) guests$([ $kunit_on = 1 ] || echo ", no KUnit")"
+if [[ " $clients " == *" libtracefs "* ]]; then
+	build_clients
+fi
+note "check $mode: $(echo $tests | wc -w) test files in $(echo "$plan" | grep -c .) guests$([ $kunit_on = 1 ] || echo ", no KUnit")${clients:+, clients: $clients}"
 phase "guest-$mode" run_parts
 note "check $mode: guests finished after $(($(date +%s) - start))s"
 # How long each test took this time: after a full run, copy it over

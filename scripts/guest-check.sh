@@ -12,9 +12,13 @@
 # minute of them, and its console log has the KTAP line of every test
 # that ended.
 #
-#   guest-check.sh [-b] [-n] FTRACE_SELFTEST_DIR [TEST...]
+#   guest-check.sh [-b] [-n] [-c NAME]... [-B BINDIR] FTRACE_SELFTEST_DIR [TEST...]
 #
 # -n: no :instance reruns (ftracetest --no-instance).
+#
+# -c NAME: run the client test client:NAME (guest-clients.sh, with the
+# programs the harness built in BINDIR) before ftracetest, which then
+# starts from what the test left: nothing, or what its reset removes.
 #
 # -b: the guest was booted with "bootconfig": first run
 # guest-boot-synth.sh, before ftracetest removes the dynamic events it
@@ -23,10 +27,13 @@
 # the check a boot, which with the debug kernel costs a minute.
 
 boot_synth=0 opts=
+clients='' bindir=''
 while :; do
 	case $1 in
 	-b) boot_synth=1 ;;
 	-n) opts=--no-instance ;;
+	-c) clients="$clients $2" && shift ;;
+	-B) bindir=$2 && shift ;;
 	*) break ;;
 	esac
 	shift
@@ -40,6 +47,10 @@ if [ $boot_synth = 1 ]; then
 	"$(dirname "$0")/guest-boot-synth.sh" >$b/output 2>&1
 	echo $? >$b/status
 	cat $b/output
+fi
+if [ -n "$clients" ]; then
+	# shellcheck disable=SC2086 # one word each
+	"$(dirname "$0")/guest-clients.sh" "$bindir" $clients
 fi
 [ $# -gt 0 ] || exit 0 # ftracetest without a test runs them all
 cd "$ftdir" || exit 2

@@ -10,9 +10,12 @@ direction fails the check, so the list can only be moved on purpose.
 Results file format, one test a line ('#' starts a comment):
     ID RESULT [-- WHY]
 ID is ftrace:PATH (PATH relative to test.d, ':instance' appended for the
-instance run), kunit:SUITE.CASE or boot:NAME (a boot of its own, whose
+instance run), kunit:SUITE.CASE, boot:NAME (a boot of its own, whose
 run.sh results check.sh keeps in IO/boot/NAME; it passes if its command
-exits 0). The tests ran in the guests whose run.sh results are in
+exits 0) or client:NAME (a real client's test, guest-clients.sh, kept in
+IO/client/NAME the same way, with the client's versions in its "version"
+file, which the result line shows). The tests ran in the guests whose
+run.sh results are in
 IO/guest-K (several at once), or in IO itself. RESULT is pass, xfail, unsupported or untested; anything but
 pass must say why. With --reference (the upstream kernel's file), fail is
 allowed too: a test of ours that checks what upstream does not do.
@@ -34,6 +37,9 @@ FTRACE_RESULTS = {'PASS': 'pass', 'FAIL': 'fail', 'UNRESOLVED': 'unresolved',
 		  'XFAIL': 'xfail', 'UNDEFINED': 'undefined'}
 KUNIT_RESULTS = {'PASS': 'pass', 'FAIL': 'fail', 'SKIP': 'unsupported',
 		 'ERROR': 'error'}
+# The kinds of test whose results are kept as run.sh keeps a guest's,
+# one directory each under IO/KIND: the extra boots, the clients' tests.
+RUN_DIRS = ('boot', 'client')
 
 
 def read_expected(path, allowed=ALLOWED):
@@ -151,13 +157,14 @@ def run_times(io):
 				     r'\] (KTAP version|(not )?ok \d+ )')
 		if len(kunit) > 1:
 			times['kunit:*'] = kunit[-1] - kunit[0]
-	for d in sorted(glob.glob(os.path.join(io, 'boot', '*', ''))):
-		try:
-			secs = os.path.getmtime(os.path.join(d, 'status')) - \
-				os.path.getmtime(os.path.join(d, 'cmd'))
-		except OSError:
-			continue
-		times['boot:' + os.path.basename(os.path.dirname(d))] = secs
+	for kind in RUN_DIRS:
+		for d in sorted(glob.glob(os.path.join(io, kind, '*', ''))):
+			try:
+				secs = os.path.getmtime(os.path.join(d, 'status')) - \
+					os.path.getmtime(os.path.join(d, 'cmd'))
+			except OSError:
+				continue
+			times[kind + ':' + os.path.basename(os.path.dirname(d))] = secs
 	return times
 
 
@@ -188,8 +195,9 @@ def kunit_results(dmesg, kunit_py):
 	return found
 
 
-def boot_results(bootdir):
-	"""boot:NAME -> result, from the status of each extra boot's command."""
+def boot_results(bootdir, kind='boot'):
+	"""KIND:NAME -> result, from the status of each extra boot's command
+	(or each client test's, with kind 'client')."""
 	found = {}
 	for d in sorted(glob.glob(os.path.join(bootdir, '*', ''))):
 		d = os.path.dirname(d)
@@ -203,8 +211,19 @@ def boot_results(bootdir):
 		log = os.path.join(d, 'output')
 		if res == 'unfinished' or not os.path.exists(log):
 			log = os.path.join(d, 'console.log')
-		found['boot:' + os.path.basename(d)] = \
+		found[kind + ':' + os.path.basename(d)] = \
 			(res, log if os.path.exists(log) else None)
+	return found
+
+
+def versions(io):
+	"""client:NAME -> the versions of the client its test ran."""
+	found = {}
+	for f in sorted(glob.glob(os.path.join(io, 'client', '*', 'version'))):
+		with open(f, errors='replace') as fh:
+			v = fh.read().strip()
+		if v:
+			found['client:' + os.path.basename(os.path.dirname(f))] = v
 	return found
 
 
@@ -248,7 +267,9 @@ def main():
 		got.update(ftrace_results(os.path.join(g, 'ftrace')))
 		got.update(kunit_results(os.path.join(g, 'dmesg'),
 					 args.kunit_py))
-	got.update(boot_results(os.path.join(args.io, 'boot')))
+	for kind in RUN_DIRS:
+		got.update(boot_results(os.path.join(args.io, kind), kind))
+	notes = versions(args.io)
 
 	if args.write:
 		for tid in sorted(got):
@@ -278,7 +299,8 @@ def main():
 			passed += 1
 		else:
 			skipped += 1
-		print(f'  {res:<12} {tid}')
+		note = f' ({notes[tid]})' if tid in notes else ''
+		print(f'  {res:<12} {tid}{note}')
 
 	for tid, res, want, log in bad:
 		print(f'\nMISMATCH {tid}: got {res}, expected {want}')

@@ -125,5 +125,31 @@ expect "series.py: a patch without a message" refused \
 expect "series.py: a description that misses a file of patches/" refused \
 	"$(series_run 'patch: -\napply: patches/0002-none.patch\n\npatch: tracing: Add\nfiles: kernel/trace/\napply: patches/0001-make.patch\n\tWhy.\n')"
 
+# results.py: a client test (guest-clients.sh) is kept as an extra boot
+# is, IO/client/NAME with cmd, output and status, plus the versions of
+# the client in "version", which its result line shows; it passes if its
+# status is 0, and its time counts from cmd to status.
+client_io() { # NAME STATUS
+	local d=$tmp/clients/client/$1
+	mkdir -p "$d"
+	echo "/x/$1.sh" >"$d/cmd"
+	printf 'client: %s 1.2\nclient:%s: ...\n' "$1" "$1" >"$d/output"
+	echo "$1 1.2" >"$d/version"
+	echo "$2" >"$d/status"
+}
+client_io trace-cmd 0
+client_io cyclictest 1
+printf 'client:cyclictest pass\nclient:trace-cmd pass\n' >"$tmp/clients.txt"
+got=$(python3 "$TOP/scripts/results.py" --io "$tmp/clients" \
+	--expected "$tmp/clients.txt" --kunit-py /dev/null |
+	grep -E '^  [a-z]|^MISMATCH|^tests' || true)
+expect "client tests: their results, with the clients' versions" \
+	"  fail         client:cyclictest (cyclictest 1.2)
+  pass         client:trace-cmd (trace-cmd 1.2)
+MISMATCH client:cyclictest: got fail, expected pass
+tests: 1 passed, 1 failed, 0 skipped" "$got"
+expect "client tests: their times" "client:cyclictest 0
+client:trace-cmd 0" "$(python3 "$TOP/scripts/results.py" --io "$tmp/clients" --times)"
+
 echo "selftest: $passed passed, $failed failed"
 [ "$failed" = 0 ] || exit 1
