@@ -183,8 +183,13 @@ static __always_inline void hist_update_vals(const struct hist_data *hd,
  */
 #define HIST_KEY_PADS	4
 
+/*
+ * @stack holds the walk of a general hit that keeps its stack
+ * (hist_data.walks_stack), not the hit's own frame: see hist_general().
+ */
 struct hist_key_pad {
-	u64	key[TRACING_MAP_KEY_SIZE_MAX / sizeof(u64)];
+	u64		key[TRACING_MAP_KEY_SIZE_MAX / sizeof(u64)];
+	unsigned long	stack[HIST_STACKTRACE_DEPTH];
 };
 
 static DEFINE_PER_CPU(struct hist_key_pad[HIST_KEY_PADS], hist_key_pads);
@@ -212,6 +217,33 @@ static void hist_key_pad_put(void)
 static bool hist_key_pad_enter(void)
 {
 	return this_cpu_inc_return(hist_key_pad_depth) <= HIST_KEY_PADS;
+}
+
+/* The stack room of the place a general hit holds on the stack of pads. */
+static unsigned long *hist_key_pad_stack(void)
+{
+	int depth = this_cpu_read(hist_key_pad_depth) - 1;
+
+	return this_cpu_ptr(&hist_key_pads[depth])->stack;
+}
+
+/*
+ * The guessing unwinder reports every text address it finds above
+ * where it starts, the hit's own frame included: the entries of a walk
+ * must not be written there, and the arrays the hit has not written
+ * yet, which hold whatever earlier calls left, must not look like
+ * frames.  ORC and frame pointers follow frames and are not fooled, but
+ * the walk is rare enough to pay for this everywhere.
+ */
+static __always_inline void hist_walk_stack(struct hist_data *hd,
+					    struct hist_hit *hit)
+{
+	memset(hit->refs + hd->n_refs, 0,
+	       (HIST_REFS_MAX - hd->n_refs) * sizeof(u64));
+	memset(hit->vars, 0, HIST_VARS_MAX * sizeof(u64));
+	hit->n_stack = 0;
+	hit->stack = hist_key_pad_stack();
+	hit->n_stack = hist_stack_save(hit->stack);
 }
 
 /*
@@ -348,6 +380,11 @@ static noinline void hist_hit_pad(HIST_HIT_ARGS)
 	u64 *key = hist_key_pad_get();
 
 	hist_hit_init(&hit, rec, buffer, rbe);
+	/* a stack key's walk must not find stale words: hist_walk_stack() */
+	hit.refs = NULL;
+	hit.vars = NULL;
+	hit.stack = NULL;
+	hit.n_stack = 0;
 	if (likely(key)) {
 		memset(key, 0, hd->key_size);
 		hist_build_key(hd, key, &hit);
@@ -367,7 +404,6 @@ static noinline void hist_hit_pad(HIST_HIT_ARGS)
 static __always_inline void hist_general(struct hist_data *hd, u64 *key,
 					 struct hist_hit *hit, bool key64)
 {
-	unsigned long stack[HIST_STACKTRACE_DEPTH] __uninitialized;
 	struct tracing_map_elt *elt;
 
 	if (hd->n_refs && !hist_refs_resolve(hd, key, hit))
@@ -379,10 +415,8 @@ static __always_inline void hist_general(struct hist_data *hd, u64 *key,
 	if (unlikely(!elt))
 		return;
 	/* here, in the hit function's frame: see struct hist_hit */
-	if (hd->walks_stack) {
-		hit->stack = stack;
-		hit->n_stack = hist_stack_save(stack);
-	}
+	if (hd->walks_stack)
+		hist_walk_stack(hd, hit);
 	hist_vars_set(hd, elt, hit);
 	hist_update_vals(hd, elt, hit);
 	if (hd->n_actions)
