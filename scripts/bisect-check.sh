@@ -17,8 +17,6 @@
 
 "$TOP/scripts/patches.sh" >/dev/null
 kernel_cc
-mapfile -t ours < <(overlay_files | grep -E '^kernel/.*\.[ch]$')
-ours_rx="kernel/trace/($(printf '%s|' "${ours[@]##*/}" | sed 's/|$//')):[0-9]+"
 wt=$BUILD/bisect
 if [ ! -e "$wt/.git" ]; then
 	rm -rf "$wt"
@@ -43,7 +41,6 @@ KCONFIG_CONFIG=$obj/.config "$wt/scripts/kconfig/merge_config.sh" -m -O "$obj" \
 kmake "$wt" "$obj" -s olddefconfig >/dev/null
 cp "$obj/.config" "$BUILD/bisect.config"
 
-passed=0 failed=0
 n=0
 for c in $(git -C "$BASE" rev-list --reverse pristine..series); do
 	n=$((n + 1))
@@ -70,17 +67,9 @@ $(echo "$log" | grep -E 'error|Error' | head -n 20)
 		problems+="W=1 build of kernel/trace/ failed:
 $(echo "$log" | grep -E 'error|Error' | head -n 20)
 "
-	problems+=$(echo "$log" | grep -E "(^|/)$ours_rx" || true)
-	line="$(printf '%02d' $n) $subject [${state:-neither on}] $(($(date +%s) - t0))s"
-	if [ -z "$problems" ]; then
-		passed=$((passed + 1))
-		echo "bisect-check: $line: pass"
-	else
-		failed=$((failed + 1))
-		echo "bisect-check: $line: FAIL"
-		echo "$problems" | sed 's/^/    /' | head -n 40
-	fi
+	problems+=$(echo "$log" | our_file_lines)
+	check_verdict bisect-check \
+		"$(printf '%02d' $n) $subject [${state:-neither on}] $(($(date +%s) - t0))s" \
+		"$problems"
 done
-echo "bisect-check: $passed passed, $failed failed"
-if [ "$failed" = 0 ]; then exit 0; fi
-exit 1
+check_finish bisect-check

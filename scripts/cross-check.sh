@@ -17,18 +17,7 @@
 
 "$TOP/scripts/tree.sh" >/dev/null
 kernel_cc
-mapfile -t ours < <(overlay_files | grep -E '^kernel/.*\.[ch]$')
-passed=0 failed=0
-verdict() { # name output
-	if [ -z "$2" ]; then
-		passed=$((passed + 1))
-		echo "cross-check: $1: pass"
-	else
-		failed=$((failed + 1))
-		echo "cross-check: $1: FAIL"
-		echo "$2" | sed 's/^/    /' | head -n 60
-	fi
-}
+mapfile -t ours < <(overlay_files | grep -E '^kernel/.*\.c$')
 
 for arch in i386 arm64; do
 	obj=$BUILD/obj-$arch
@@ -62,16 +51,12 @@ for arch in i386 arm64; do
 	log=$(kmake -s W=1 kernel/trace/ 2>&1) || log="$log
 build failed"
 	problems=$lost
-	problems+=$(echo "$log" | grep -E "(^|/)kernel/trace/($(printf '%s|' "${ours[@]##*/}" | sed 's/|$//')):[0-9]+" || true)
+	problems+=$(echo "$log" | our_file_lines)
 	problems+=$(echo "$log" | grep -E '^build failed$|error:' | head -n 20 || true)
 	for f in "${ours[@]}"; do
-		case $f in
-		*.c) [ -f "$obj/${f%.c}.o" ] || problems+="
-$f was not compiled" ;;
-		esac
+		[ -f "$obj/${f%.c}.o" ] || problems+="
+$f was not compiled"
 	done
-	verdict "$arch ($("${cc##* }" --version 2>/dev/null | head -n 1 || true))" "$problems"
+	check_verdict cross-check "$arch ($("${cc##* }" --version 2>/dev/null | head -n 1 || true))" "$problems"
 done
-echo "cross-check: $passed passed, $failed failed"
-if [ "$failed" = 0 ]; then exit 0; fi
-exit 1
+check_finish cross-check

@@ -86,6 +86,35 @@ overlay_files() {
 		git ls-files -co --exclude-standard -- $OVERLAY_DIRS)
 }
 
+# A check script's tests (series-check, cross-check, bisect-check): a
+# line per test, "LABEL: NAME: pass" or "LABEL: NAME: FAIL" and what
+# failed, indented; then check_finish's "LABEL: N passed, N failed",
+# which check.sh counts.
+check_passed=0 check_failed=0
+check_verdict() { # LABEL NAME PROBLEMS (none: pass)
+	if [ -z "$3" ]; then
+		check_passed=$((check_passed + 1))
+		echo "$1: $2: pass"
+	else
+		check_failed=$((check_failed + 1))
+		echo "$1: $2: FAIL"
+		echo "$3" | sed 's/^/    /' | head -n 60
+	fi
+}
+check_finish() { # LABEL: the summary, and exit 1 if a test failed
+	echo "$1: $check_passed passed, $check_failed failed"
+	if [ "$check_failed" = 0 ]; then exit 0; fi
+	exit 1
+}
+
+# our_file_lines: the lines of stdin (a compiler's output) that name one
+# of our kernel files with a line number.
+our_file_lines() {
+	local rx
+	rx=$(overlay_files | grep -E '^kernel/.*\.[ch]$' | sed 's/\./\\./g' | paste -sd '|')
+	grep -E "(^|/)($rx):[0-9]+" || true
+}
+
 # Commits made in $BASE by the harness carry a fixed identity and date, so
 # the same input gives the same commit ids.
 harness_identity() {

@@ -8,26 +8,11 @@
 # warning or check), "series: tree".  Last line "series: N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 
-passed=0 failed=0
-verdict() { # name output
-	if [ -z "$2" ]; then
-		passed=$((passed + 1))
-		echo "series: $1: pass"
-	else
-		failed=$((failed + 1))
-		echo "series: $1: FAIL"
-		echo "$2" | sed 's/^/    /' | head -n 40
-	fi
-}
-finish() {
-	echo "series: $passed passed, $failed failed"
-	if [ "$failed" = 0 ]; then exit 0; fi
-	exit 1
-}
+verdict() { check_verdict series "$@"; }
 
 if ! log=$("$TOP/scripts/patches.sh" 2>&1); then
 	verdict "make patches" "$log"
-	finish
+	check_finish series
 fi
 out=$BUILD/patches
 mapfile -t files < <(cd "$out" && ls ./*.patch | sed 's|^\./||')
@@ -73,4 +58,4 @@ if [ "$got" != "$want" ] &&
 fi
 verdict "tree" "$([ "$got" = "$want" ] ||
 	git -C "$BASE" diff --stat "$want" "$got" 2>&1 || true)"
-finish
+check_finish series
