@@ -10,6 +10,8 @@
 #   make lint           checkpatch, kernel-doc, sparse, W=1, coccicheck
 #   make patches        the series as git format-patch files in build/patches
 #   make bench-map      tracing_map microbenchmark, ours against upstream
+#   make diff-check     the same seeded tracefs steps on ours and on the
+#                       reference, every difference explained (N=, SEED=)
 #   make bench-hist     hist-trigger cost per hit in QEMU, ours against upstream
 #                       (builds both kernels; WALL=0: no wall-clock pass)
 #   make build          just build the kernel of the mode
@@ -22,7 +24,7 @@ export REF DEBUG
 MODE := $(if $(filter 1,$(REF)),ref,ours)$(if $(filter 1,$(DEBUG)),-debug)
 
 .PHONY: all run check shell lint patches series-check bisect-check cross-check build deps \
-	clean distclean bench-map bench-hist
+	clean distclean bench-map bench-hist diff-check
 
 all: run
 
@@ -54,6 +56,11 @@ patches: deps
 
 series-check: deps
 	@scripts/series-check.sh
+
+# The differential tester: N steps (default 20000) from SEED (default 1)
+# on ours and on the reference. make check runs a sample of it.
+diff-check: deps
+	@scripts/diff-check.sh
 
 # Not in make check: minutes per patch or per architecture.
 bisect-check: deps
