@@ -151,5 +151,56 @@ tests: 1 passed, 1 failed, 0 skipped" "$got"
 expect "client tests: their times" "client:cyclictest 0
 client:trace-cmd 0" "$(python3 "$TOP/scripts/results.py" --io "$tmp/clients" --times)"
 
+# make diff-check's verdict (diff-compare.py) on made-up records: a
+# difference no entry explains fails, one an entry explains does not,
+# what follows a parted write in its episode is not judged again, the
+# next episode is, and a full run fails on an entry that matched nothing.
+rec() { # FILE JSON...: a record of steps
+	local f=$1
+	shift
+	printf '%s\n' "$@" >"$f"
+}
+cat >"$tmp/intended.txt" <<'INTENDED'
+[new-keyword]
+item: ^rc$
+ours: ^ok$
+ref: ^EINVAL$
+text: :frob
+reason: made up: only ours knows :frob
+
+[never-seen]
+item: ^trace$
+reason: made up: nothing differs there
+INTENDED
+step() { # N EP TEXT RC [ITEM VALUE]
+	printf '{"n": %d, "ep": %d, "op": "write", "path": "p", "text": "%s", "out": {"rc": "%s"%s}}' \
+		"$1" "$2" "$3" "$4" "${5:+, \"$5\": \"$6\"}"
+}
+diffcmp() { # ARGS...: the last line of diff-compare.py and its status
+	local out rc=0
+	out=$(python3 "$TOP/scripts/diff-compare.py" --seed 7 --show 0 \
+		--intended "$tmp/intended.txt" "$@") || rc=$?
+	echo "${out##*$'\n'} [$rc]"
+}
+rec "$tmp/o1" "$(step 1 0 hist:a:frob ok)" "$(step 2 0 hist:b EINVAL)" \
+	"$(step 3 1 hist:c ok hist:e '{ x: 1 }')"
+rec "$tmp/r1" "$(step 1 0 hist:a:frob EINVAL)" "$(step 2 0 hist:b ok)" \
+	"$(step 3 1 hist:c ok hist:e '{ x: 2 }')"
+expect "diff: an intended root, a follower, an unexplained difference" \
+	"diff-check: 3 steps, 1 differences explained, 1 unexplained (seed 7) [1]" \
+	"$(diffcmp "$tmp/o1" "$tmp/r1")"
+rec "$tmp/r2" "$(step 1 0 hist:a:frob EINVAL)" "$(step 2 0 hist:b ok)" \
+	"$(step 3 1 hist:c ok hist:e '{ x: 1 }')"
+expect "diff: every difference explained" \
+	"diff-check: 3 steps, 1 differences explained, 0 unexplained (seed 7) [0]" \
+	"$(diffcmp "$tmp/o1" "$tmp/r2")"
+expect "diff: a full run fails on an entry that matched nothing" \
+	"diff-check: 3 steps, 1 differences explained, 0 unexplained (seed 7) [1]" \
+	"$(diffcmp --strict "$tmp/o1" "$tmp/r2")"
+rec "$tmp/r3" "$(step 1 0 hist:a:frob EINVAL)"
+expect "diff: a record that stops early is a difference" \
+	"diff-check: 1 steps, 1 differences explained, 1 unexplained (seed 7) [1]" \
+	"$(diffcmp "$tmp/o1" "$tmp/r3")"
+
 echo "selftest: $passed passed, $failed failed"
 [ "$failed" = 0 ] || exit 1
