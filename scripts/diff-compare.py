@@ -23,6 +23,8 @@ The intended file is a list of entries, each a block of lines
   text:   (optional) one the step's command must match
   ours:   (optional) one our side's text must match (search)
   ref:    (optional) one the reference's text must match (search)
+  ext:    (optional) yes: only in the episodes that may use what only
+          our kernel has (their records say "ext")
   ours.ITEM, ref.ITEM:
           (optional) one that another item of the same step, on that
           side, must match (ours.err: what our error_log said)
@@ -51,7 +53,7 @@ def load_intended(path):
                 cur = {"name": m.group(1), "line": no, "used": 0}
                 entries.append(cur)
                 continue
-            m = re.match(r"^(item|text|ours|ref|reason|(?:ours|ref)\.\w+):"
+            m = re.match(r"^(item|text|ours|ref|reason|ext|(?:ours|ref)\.\w+):"
                          r"\s?(.*)$", line)
             if not m or cur is None:
                 sys.exit("%s:%d: not an entry line: %s" % (path, no, line))
@@ -66,12 +68,14 @@ def load_intended(path):
     return entries
 
 
-def explain(entries, item, text, o_out, r_out):
+def explain(entries, item, text, o_out, r_out, ext=False):
     """The first entry that matches the difference in item between our
     record o_out and the reference's r_out, or None."""
     sides = {"ours": o_out, "ref": r_out}
     for e in entries:
         if not e["item"].search(item):
+            continue
+        if "ext" in e and (e["ext"].search("yes") is not None) != ext:
             continue
         if "text" in e and not e["text"].search(text or ""):
             continue
@@ -157,7 +161,8 @@ def main():
                 report.append("  follows: " + where)
                 continue
             seen.add("*" if item in ("rc", "reset") else item)
-            e = explain(entries, item, text, o["out"], r["out"])
+            e = explain(entries, item, text, o["out"], r["out"],
+                        bool(o.get("ext")))
             if e:
                 explained += 1
                 report.append("explained [%s]: %s" % (e["name"], where))

@@ -657,14 +657,27 @@ def events_with_files(root):
     return out
 
 
+def remove_triggers(root, ev):
+    """Remove the triggers of ev one by one, the newest first (a trigger
+    that reads another's variables is made after it), then what is left
+    with O_TRUNC."""
+    path = root + "events/%s/trigger" % ev
+    lines = [l for l in slurp(path).splitlines()
+             if l and not l.startswith("#")]
+    for line in reversed(lines):
+        line = re.sub(r" \[(active|paused)\]$", "", line)
+        write(path, "!" + line)
+    write(path, "", trunc=True)
+
+
 def take_down():
     """Remove everything the stream makes; say what would not go."""
     for _ in range(3):
         for root in ("", INST + "/"):
             if root and not os.path.isdir(os.path.join(T, INST)):
                 continue
-            for ev in events_with_files(root):
-                write(root + "events/%s/trigger" % ev, "", trunc=True)
+            for ev in reversed(events_with_files(root)):
+                remove_triggers(root, ev)
                 if ev.startswith("synthetic/"):
                     write(root + "events/%s/enable" % ev, "0")
         if os.path.isdir(os.path.join(T, INST)):
@@ -676,10 +689,11 @@ def take_down():
         write("kprobe_events", "", trunc=True)
         write("dynamic_events", "", trunc=True)
     left = []
-    for ev in events_with_files(""):
-        for line in slurp("events/%s/trigger" % ev).splitlines():
-            if not line.startswith("#"):
-                left.append("%s: %s" % (ev, line))
+    for root in ("", INST + "/"):
+        for ev in events_with_files(root):
+            for line in slurp(root + "events/%s/trigger" % ev).splitlines():
+                if not line.startswith("#"):
+                    left.append("%s%s: %s" % (root, ev, line))
     left += ["dynamic: " + l for l in slurp("dynamic_events").splitlines()]
     if os.path.isdir(os.path.join(T, INST)):
         left.append("instance left")
@@ -774,6 +788,8 @@ def main():
                 cur = k
             rec = {"n": g.n, "ep": k, "op": op, "path": path, "text": text,
                    "out": run_step(op, path, text, ep, load)}
+            if ep.ext:
+                rec["ext"] = True
             buf.append(json.dumps(rec))
             if len(buf) >= 200:
                 out.write("\n".join(buf) + "\n")
