@@ -369,6 +369,23 @@ class Gen:
         second = ("hist:" + ":".join(parts) + self.filt(ep, end), end)
         return [first, second]
 
+    def named_pair(self, ep):
+        """Two triggers on different events that join one named hist:
+        the same keys and values, and a variable of the same name made of
+        each event's own field (which may differ in type and place)."""
+        evs = self.rng.sample([e for e in ep.events
+                               if not e.startswith("synthetic/")], 2)
+        name = "dn%d" % self.rng.randint(0, 1)
+        var = "w%d" % self.rng.randint(0, 1)
+        out = []
+        for ev in evs:
+            fields = list(ep.events.get(ev, {})) or ["common_pid"]
+            text = "hist:name=%s:keys=common_pid:vals=hitcount:%s=%s" % (
+                name, var, self.pick(fields))
+            out.append((text + self.filt(ep, ev), ev))
+            ep.vars[var] = (ev, ep.events.get(ev, {}).get(fields[0], "u"))
+        return out
+
     def workload(self):
         ops = []
         for _ in range(self.rng.randint(1, 10)):
@@ -428,6 +445,11 @@ class Gen:
                 made.append((ev, text))
             elif r < 0.55:
                 for text, ev in self.pipeline(ep):
+                    steps.append(("write", root + "events/%s/trigger" % ev,
+                                  text))
+                    made.append((ev, text))
+            elif r < 0.58:
+                for text, ev in self.named_pair(ep):
                     steps.append(("write", root + "events/%s/trigger" % ev,
                                   text))
                     made.append((ev, text))
