@@ -63,7 +63,7 @@ def load_intended(path):
             sys.exit("%s:%d: entry %s needs item: and reason:" %
                      (path, e["line"], e["name"]))
         for k in list(e):
-            if k in ("item", "text", "ours", "ref") or "." in k:
+            if k in ("item", "text", "ours", "ref", "ext") or "." in k:
                 e[k] = re.compile(e[k], re.S)
     return entries
 
