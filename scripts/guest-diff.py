@@ -374,16 +374,23 @@ class Gen:
         the same keys and values, and a variable of the same name made of
         each event's own field (which may differ in type and place)."""
         evs = self.rng.sample([e for e in ep.events
-                               if not e.startswith("synthetic/")], 2)
+                               if not e.startswith("synthetic/") or
+                               self.chance(0.5)], 2)
+        shared = sorted(set(ep.events.get(evs[0], {})) &
+                        set(ep.events.get(evs[1], {})))
+        # the same text on both: a field of one name, which each event
+        # may lay out differently
+        same = self.pick(shared) if shared and self.chance(0.6) else None
         name = "dn%d" % self.rng.randint(0, 1)
         var = "w%d" % self.rng.randint(0, 1)
         out = []
         for ev in evs:
             fields = list(ep.events.get(ev, {})) or ["common_pid"]
+            f = same or self.pick(fields)
             text = "hist:name=%s:keys=common_pid:vals=hitcount:%s=%s" % (
-                name, var, self.pick(fields))
+                name, var, f)
             out.append((text + self.filt(ep, ev), ev))
-            ep.vars[var] = (ev, ep.events.get(ev, {}).get(fields[0], "u"))
+            ep.vars[var] = (ev, ep.events.get(ev, {}).get(f, "u"))
         return out
 
     def workload(self):
