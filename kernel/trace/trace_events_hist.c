@@ -337,31 +337,14 @@ static void hist_unpublish(struct hist_data *hd)
 	}
 }
 
-/**
- * hist_data_unpin - let go of a histogram's memory
- * @hd: a histogram retired by its trigger, or pinned by a hist file
- *	snapshot
- *
- * The last pin frees it.
- *
- * Context: event_mutex held.
- */
-void hist_data_unpin(struct hist_data *hd)
-{
-	lockdep_assert_held(&event_mutex);
-	if (WARN_ON_ONCE(!hd->pins))
-		return;
-	if (!--hd->pins)
-		hist_data_destroy(hd);
-}
-
 /*
- * Drop a reference; the last one detaches the trigger's resources.  A
- * sharer of a named histogram holds a reference on the owner, so the
- * owner's hist_data outlives every sharer.  Readers of the hist file
- * hold no reference here: what the user can see (variables, actions,
- * the clock) goes now, and the histogram's memory when the last hist
- * file snapshot showing it lets go (hist_data_unpin()).
+ * Drop a reference; the last one retires the histogram: everything goes
+ * now, what the user can see (variables, actions, the clock) and the
+ * memory, map and percentile buckets included.  A sharer of a named
+ * histogram holds a reference on the owner, so the owner's hist_data
+ * outlives every sharer.  Readers of the hist file hold nothing here:
+ * a snapshot only names the histogram (hist_data.serial), and its next
+ * read() finds it gone.
  */
 static void hist_trigger_free(struct event_trigger_data *data)
 {
@@ -392,14 +375,13 @@ static void hist_trigger_free(struct event_trigger_data *data)
 		hist_clock_put(hd->tr);
 	hist_actions_detach(hd);
 	hist_unpublish(hd);
-	hist_actions_free(hd);
-	hd->retired = true;
 	/* every sharer gave its pin back when it went */
 	WARN_ON_ONCE(!list_empty(&hd->sharer_pins));
 	if (hd->event_held)
 		trace_event_trigger_enable_disable(hd->event_file, 0);
-	call = hd->event_file->event_call;	/* @hd may go with the unpin */
-	hist_data_unpin(hd);
+	call = hd->event_file->event_call;
+	/* no hit is left in it, nor in a histogram reading its variables */
+	hist_data_destroy(hd);
 	trace_event_put_ref(call);
 }
 
@@ -531,6 +513,9 @@ static bool hist_trigger_get_event(const struct hist_parse_ctx *ctx,
 	return false;
 }
 
+/* The last hist_data.serial given; event_mutex. */
+static u64 hist_serial;
+
 static int hist_attach(const struct hist_parse_ctx *ctx,
 		       struct trace_event_file *file,
 		       struct event_trigger_data *data)
@@ -554,6 +539,7 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 		if (ret)
 			goto out_clock;
 		hd->trigger = data;
+		hd->serial = ++hist_serial;
 		hist_publish(hd);
 	}
 	data->ref++;	/* for being on the list */

@@ -58,15 +58,19 @@
  *   of its named histogram, by each histogram reading its variables, by
  *   each one using it as a field-variable histogram, and by the command
  *   that made it as one, until that command ends.  The last one
- *   retires the histogram: it gives back what the user can see
- *   (variables, actions, the clock) once the trigger is off the list and
- *   tracepoint_synchronize_unregister() has returned, so no hit can
- *   still be running in it.
- * - A histogram's memory is counted apart, in hist_data.pins: its
- *   trigger, and each open hist file whose sorted snapshot shows it.
- *   Each read() checks under event_mutex that every trigger it shows is
- *   still live before it prints, so a retired histogram is never
- *   printed from.
+ *   retires the histogram, once the trigger is off the list and
+ *   tracepoint_synchronize_unregister() has returned, so that no hit
+ *   can still be running in it (a histogram reading its variables
+ *   waited the same way before it dropped its reference): it gives back
+ *   what the user can see (variables, actions, the clock) and frees the
+ *   histogram whole, its map and percentile buckets included.
+ * - An open hist file holds nothing of a histogram but what its own
+ *   sorted snapshot took: the entries' addresses and the words copied
+ *   of them.  It names the histogram by its trigger, its address and
+ *   hist_data.serial, and each read() looks, under event_mutex, for a
+ *   live trigger so named before it touches the histogram or the
+ *   entries; one gone, or cleared since the sort (hist_data.clears),
+ *   ends the read.
  * - A histogram whose variables another one reads counts that in
  *   hist_data.users and refuses to be removed until it drops to zero.
  * - A histogram holds its event from its first trigger's attach until
@@ -520,11 +524,10 @@ enum hist_hit_path {
  *	removed by the last of them
  * @clears: clears so far (event_mutex): a hist file snapshot taken
  *	before the last one names entries that may hold other keys now
- * @pins: holders of this memory: the owning trigger until it is freed,
- *	and each hist file snapshot that shows us (event_mutex)
- * @retired: the owning trigger is gone, and with it everything a user
- *	can see (variables, actions, clock); only the memory is left, for
- *	the snapshots still pinning it, which must not print from it
+ * @serial: set when the first trigger is attached, a number no other
+ *	histogram of this boot had (event_mutex): a hist file snapshot
+ *	names us by it, so that a histogram made at our address once we
+ *	are freed is not taken for us
  * @event_held: the owning trigger was removed while other triggers
  *	shared us: its event stays in trigger mode until we are retired
  * @sharer_pins: the events of the triggers sharing us, each held by its
@@ -571,8 +574,7 @@ struct hist_data {
 	unsigned int			n_field_var_hists;
 	bool				field_var_hist;
 	unsigned int			clears;
-	unsigned int			pins;
-	bool				retired;
+	u64				serial;
 	bool				event_held;
 	struct list_head		sharer_pins;
 };
@@ -712,9 +714,6 @@ void hist_vars_set(const struct hist_data *hd, struct tracing_map_elt *elt,
 void hist_actions_run(struct hist_data *hd, struct tracing_map_elt *elt,
 		      const void *key, struct hist_hit *hit);
 bool hist_snapshot_update(struct trace_array *tr, void *data);
-
-/* 5 life cycle: trace_events_hist.c */
-void hist_data_unpin(struct hist_data *hd);
 
 /* 6 output: trace_hist_show.c */
 void hist_print_key(struct seq_file *m, const struct hist_data *hd,

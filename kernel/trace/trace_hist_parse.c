@@ -1008,7 +1008,6 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 	hd->tr = file->tr;
 	hd->event_file = file;
 	hd->resolve = resolve;
-	hd->pins = 1;
 	INIT_LIST_HEAD(&hd->var_node);
 	INIT_LIST_HEAD(&hd->sharer_pins);
 

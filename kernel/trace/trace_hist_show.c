@@ -16,15 +16,17 @@
  * they show, although hits (the reader's own system calls among them)
  * go on while the file is read.
  *
- * A snapshot pins the memory of each histogram it shows (hd->pins), and
- * nothing else: a trigger the user removes goes at once, with its
- * variables, actions and clock, even while a reader holds its snapshot
- * half read.  Each read() runs under event_mutex, from seq_start to
- * seq_stop, and first checks that every trigger of the snapshot is
- * still the live one on the event; if one is not, the snapshot is let
- * go and the read ends there, since the field names it would print may
- * belong to an event that is gone.  A snapshot read to its end is let
- * go at once, so an idle reader pins nothing.
+ * A snapshot holds what it took, the entries' addresses and the words
+ * copied of them, and nothing of the histograms it shows: a trigger the
+ * user removes goes at once, with its variables, actions, clock, map
+ * and buckets, even while a reader holds its snapshot half read.  Each
+ * read() runs under event_mutex, from seq_start to seq_stop, and first
+ * checks that every trigger of the snapshot is still the live one on
+ * the event, with the very histogram the sort saw (its address and
+ * hist_data.serial); if one is not, the snapshot is let go and the read
+ * ends there, before anything of the histogram or its entries is
+ * touched.  A snapshot read to its end is let go at once, so an idle
+ * reader holds nothing.
  */
 #include <linux/kallsyms.h>
 #include <linux/poll.h>
@@ -259,12 +261,14 @@ static void hist_actions_print_snapshot(struct seq_file *m,
 }
 
 /*
- * One trigger's part of a hist file snapshot.  @hd is pinned; @data is
- * not, and is only used once hist_reader_valid() found it live.
+ * One trigger's part of a hist file snapshot.  Neither @data nor @hd is
+ * held: they, and the entries, are only used while hist_reader_valid()
+ * finds them live.
  */
 struct hist_view {
 	struct event_trigger_data	*data;
 	struct hist_data		*hd;
+	u64				serial;
 	unsigned int			clears;
 	struct tracing_map_elt		**entries;
 	u64				*vals;	/* hd->n_vals per entry */
@@ -324,7 +328,6 @@ static void hist_reader_drop(struct hist_reader *r)
 	for (i = 0; i < r->n_views; i++) {
 		tracing_map_free_entries(r->views[i].entries);
 		tracing_map_free_snapshot(r->views[i].vals);
-		hist_data_unpin(r->views[i].hd);
 	}
 	kfree(r->views);
 	r->views = NULL;
@@ -356,8 +359,8 @@ static int hist_view_take(struct hist_view *v, struct event_trigger_data *data)
 	BUILD_BUG_ON(HIST_VALS_MAX > TRACING_MAP_SNAPSHOT_WORDS_MAX);
 	v->data = data;
 	v->hd = hd;
+	v->serial = hd->serial;
 	v->clears = hd->clears;
-	hd->pins++;
 	n = tracing_map_sort_snapshot(hd->map, hd->sort_keys, hd->n_sort_keys,
 				      &snap, &v->entries, &v->vals);
 	if (n < 0)
@@ -380,7 +383,7 @@ static int hist_view_take(struct hist_view *v, struct event_trigger_data *data)
 	return 0;
 }
 
-/* Sort every hist trigger of the event, pinning each histogram. */
+/* Sort every hist trigger of the event. */
 static int hist_reader_take(struct hist_reader *r)
 {
 	struct trace_event_file *file;
@@ -418,23 +421,28 @@ out:
 
 /*
  * Is the view still showing a live trigger of @file?  A trigger is live
- * while it is on the event's list and uses the histogram we pinned; a
- * pinned histogram cannot be freed and reused, so another trigger made
- * at the address of a freed one fails the second test unless it shares
- * that very histogram, and is then live too.  A histogram cleared since
- * the sort is not: its entries may hold other keys now, which the rest
- * of the file would print beside the values of the old ones.
+ * while it is on the event's list and uses the histogram the sort saw:
+ * the one at that address with that serial number.  A trigger or a
+ * histogram made at the address of a freed one is not taken for it, as
+ * no two histograms have the same serial, and until it is found live
+ * neither the view's @hd nor its entries are touched: they may be gone.
+ * A histogram cleared since the sort is not live either: its entries
+ * may hold other keys now, which the rest of the file would print
+ * beside the values of the old ones.
  */
 static bool hist_view_live(const struct hist_view *v,
 			   struct trace_event_file *file)
 {
 	struct event_trigger_data *data;
+	struct hist_data *hd;
 
-	if (v->hd->retired || v->hd->clears != v->clears)
-		return false;
-	list_for_each_entry(data, &file->triggers, list)
-		if (data == v->data && data->private_data == v->hd)
-			return true;
+	list_for_each_entry(data, &file->triggers, list) {
+		if (data != v->data)
+			continue;
+		hd = data->private_data;
+		return hd == v->hd && hd->serial == v->serial &&
+		       hd->clears == v->clears;
+	}
 	return false;
 }
 
