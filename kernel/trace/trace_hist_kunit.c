@@ -21,7 +21,8 @@
  *    (hist_test_agg_concurrent()).
  *
  * Whole triggers on real events are covered by the ftrace selftests.
- * Only the nesting and aggregation tests build a map and hit it.
+ * Only the nesting, aggregation and costliest-limit tests build a map
+ * and hit it.
  * What the parser refuses is logged to the top-level error_log, as it
  * would be from a trigger file.
  */
@@ -904,6 +905,74 @@ static void hist_test_attrs_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, env->attrs.n_action_defs, HIST_ACTIONS_MAX);
 	scnprintf(text + len, sizeof(env->text) - len, ":onmax($v).save(a)");
 	KUNIT_EXPECT_EQ(test, hist_test_attrs(env, text), -EINVAL);
+}
+
+/*
+ * The value limit at its costliest: fifteen values that take the most
+ * words of an entry each, a signed .stddev's seven, and four sort
+ * fields.  The histogram must be made, its map included, and the words
+ * of the last value must be its own: hit with -3 and 5, each value
+ * shows the deviation 4.  A sixteenth value is refused.
+ */
+static void hist_test_limits_costliest(struct kunit *test)
+{
+	struct hist_test_env *env = test->priv;
+	char *text = kunit_kzalloc(test, sizeof(env->text), GFP_KERNEL);
+	struct event_trigger_data *data;
+	struct tracing_map_elt *elt;
+	struct hist_data *hd;
+	u64 key = REC_A;
+	size_t len;
+	int i;
+
+	data = kunit_kzalloc(test, sizeof(*data), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	len = strscpy(text, "keys=a:vals=b.stddev", sizeof(env->text));
+	for (i = 1; i < HIST_VALS_MAX - 1; i++)
+		len += scnprintf(text + len, sizeof(env->text) - len,
+				 ",b.stddev");
+	scnprintf(text + len, sizeof(env->text) - len,
+		  ":sort=b.stddev,hitcount,a,b.stddev.descending");
+	KUNIT_ASSERT_EQ(test, hist_test_attrs(env, text), 0);
+	mutex_lock(&event_mutex);
+	hd = hist_test_create(env);
+	mutex_unlock(&event_mutex);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(hd), "%s: %d", text,
+			       PTR_ERR_OR_ZERO(hd));
+	KUNIT_EXPECT_EQ(test, hd->n_vals, HIST_VALS_MAX);
+	KUNIT_EXPECT_EQ(test, hd->n_sort_keys, HIST_SORT_KEYS_MAX);
+	KUNIT_EXPECT_EQ(test, hd->n_sums, 1 + (HIST_VALS_MAX - 1) * 7);
+	data->private_data = hd;
+	preempt_disable();
+	env->rec.b = -3;
+	hist_hit(data, NULL, &env->rec, NULL);
+	env->rec.b = 5;
+	hist_hit(data, NULL, &env->rec, NULL);
+	preempt_enable();
+	elt = tracing_map_lookup(hd->map, &key);
+	KUNIT_EXPECT_NOT_NULL(test, elt);
+	for (i = 0; elt && i < hd->n_vals; i++)
+		KUNIT_EXPECT_EQ_MSG(test, hist_val_read(&hd->vals[i], elt),
+				    i ? 4 : 2, "value %d", i);
+	mutex_lock(&event_mutex);
+	hist_data_destroy(hd);
+	mutex_unlock(&event_mutex);
+
+	len = strscpy(text, "keys=a:vals=b.stddev", sizeof(env->text));
+	for (i = 1; i < HIST_VALS_MAX; i++)
+		len += scnprintf(text + len, sizeof(env->text) - len,
+				 ",b.stddev");
+	KUNIT_ASSERT_EQ(test, hist_test_attrs(env, text), 0);
+	mutex_lock(&event_mutex);
+	hd = hist_test_create(env);
+	mutex_unlock(&event_mutex);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(hd), -EINVAL);
+	if (!IS_ERR(hd)) {
+		mutex_lock(&event_mutex);
+		hist_data_destroy(hd);
+		mutex_unlock(&event_mutex);
+	}
 }
 
 static void hist_test_attrs_refused(struct kunit *test)
@@ -1907,6 +1976,7 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_attrs_defaults),
 	KUNIT_CASE(hist_test_attrs_size),
 	KUNIT_CASE(hist_test_attrs_limits),
+	KUNIT_CASE(hist_test_limits_costliest),
 	KUNIT_CASE(hist_test_attrs_refused),
 	KUNIT_CASE(hist_test_print_trigger),
 	KUNIT_CASE(hist_test_fuzz_grammar),
