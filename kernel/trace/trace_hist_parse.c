@@ -260,6 +260,12 @@ static const char * const hist_agg_names[] = {
 	[HIST_AGG_STDDEV]	= "stddev",
 };
 
+/* The most words a value takes: a signed .stddev's, 4 + 3 */
+#define HIST_VAL_WORDS_MAX	7
+/* hitcount and as many values of the most words as allowed fit an entry */
+static_assert(1 + (HIST_VALS_MAX - 1) * HIST_VAL_WORDS_MAX <=
+	      TRACING_MAP_SUMS_MAX);
+
 /* A value's words in the map element ("Aggregations", trace_hist.h) */
 static unsigned int hist_agg_words(const struct hist_field *hf)
 {

@@ -20,8 +20,11 @@
 /* Largest key: two 256-byte strings, or a stack and some numbers. */
 #define TRACING_MAP_KEY_SIZE_MAX	512
 
-/* A hist value takes up to seven sum words: a signed stddev's */
-#define TRACING_MAP_SUMS_MAX		64
+/*
+ * Sum words of an element: enough for hist's hitcount and fifteen
+ * values that take the most words each, a signed .stddev's seven (106)
+ */
+#define TRACING_MAP_SUMS_MAX		112
 #define TRACING_MAP_KEYS_MAX		8
 #define TRACING_MAP_FIELDS_MAX		(TRACING_MAP_SUMS_MAX + \
 					 TRACING_MAP_KEYS_MAX)
