@@ -437,7 +437,12 @@ static bool hist_view_live(const struct hist_view *v,
 	struct hist_data *hd;
 
 	list_for_each_entry(data, &file->triggers, list) {
-		if (data != v->data)
+		/*
+		 * Another kind of trigger made at a freed hist trigger's
+		 * address has no hist_data behind its private_data.
+		 */
+		if (data != v->data ||
+		    data->cmd_ops->trigger_type != ETT_EVENT_HIST)
 			continue;
 		hd = data->private_data;
 		return hd == v->hd && hd->serial == v->serial &&
@@ -515,7 +520,7 @@ static void hist_seq_stop(struct seq_file *m, void *v)
 {
 	struct hist_reader *r = m->private;
 
-	/* read to the end: pin nothing while the reader idles */
+	/* read to the end: keep no snapshot while the reader idles */
 	if (r->done)
 		hist_reader_drop(r);
 	mutex_unlock(&event_mutex);
