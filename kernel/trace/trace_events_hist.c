@@ -874,8 +874,8 @@ static int hist_command_run(struct trace_event_file *file, bool remove,
 	ret = -ENOMEM;
 	if (!text || !loc || !cmd_text)
 		goto out;
-	ctx = (struct hist_parse_ctx){ .tr = file->tr, .text = text,
-				       .loc = loc, .cmd = cmd_text };
+	ctx = (struct hist_parse_ctx){ .tr = file->tr, .loc = loc,
+				       .cmd = cmd_text };
 	if_filter = hist_split_filter(text);
 	param = strim(text);
 	if (if_filter) {

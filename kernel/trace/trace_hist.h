@@ -407,7 +407,6 @@ struct hist_action {
  * @keys: text after keys=, inside the command text (see below)
  * @vals: text after vals= (NULL: hitcount only), likewise
  * @sort: text after sort= (NULL: hitcount), likewise
- * @sort_at: where "sort=" is in the command, for error_log
  * @name: text after name=, the shared histogram's name
  * @name_at: where that name is in the command, for error_log
  * @clock: text after clock= (default "global")
@@ -433,7 +432,6 @@ struct hist_attrs {
 	char		*keys;
 	char		*vals;
 	char		*sort;
-	const char	*sort_at;
 	char		*name;
 	const char	*name_at;
 	char		*clock;
@@ -611,15 +609,13 @@ struct hist_field_var_need {
 /**
  * struct hist_parse_ctx - the command being compiled
  * @tr: its trace array, for error_log
- * @text: the copy of the command the compiler splits in place; a
- *	token's distance from its start is the caret's position
  * @loc: "hist:system:event", for error_log
- * @cmd: the command as written, for error_log
+ * @cmd: the command as written, for error_log (the caret goes under
+ *	the first occurrence in it of the text an error is about)
  * @need: where the compiler asks for a field-variable histogram
  */
 struct hist_parse_ctx {
 	struct trace_array		*tr;
-	const char			*text;
 	const char			*loc;
 	const char			*cmd;
 	struct hist_field_var_need	*need;

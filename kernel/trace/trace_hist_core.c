@@ -111,17 +111,25 @@ static const char * const hist_err_text[HIST_ERR_MAX] = {
  * hist_err - log a hist trigger error with a caret
  * @ctx: the command being parsed
  * @err: HIST_ERR_*
- * @at: the offending token inside @ctx->text, or NULL for no position
+ * @at: the text the error is about, or NULL for no position
+ *
+ * The caret goes under the first occurrence of @at's text in the
+ * command as written, which need not be where the offending token is:
+ * that is where upstream puts it, and tools that read error_log follow
+ * it.  Text that the command does not contain puts it at 0.  Upstream
+ * reads ".sym-offset" as ".symXoffset", which no command contains, so
+ * text with that modifier has no position either.
  */
 void hist_err(const struct hist_parse_ctx *ctx, unsigned int err,
 	      const char *at)
 {
+	const char *found = NULL;
 	unsigned int pos = 0;
 
-	/* a token parsed from a copy (key variables) has no position */
-	if (at && at >= ctx->text &&
-	    (size_t)(at - ctx->text) < strlen(ctx->cmd))
-		pos = at - ctx->text + sizeof(HIST_PREFIX) - 1;
+	if (at && !strstr(at, ".sym-offset"))
+		found = strstr(ctx->cmd, at);
+	if (found)
+		pos = found - ctx->cmd;
 	/* tracing_log_err() only reads the table; it predates the const. */
 	tracing_log_err(ctx->tr, ctx->loc, ctx->cmd,
 			(const char **)hist_err_text, err, pos);

@@ -15,8 +15,8 @@
  * rightmost operator of the lowest precedence is the root (operators of
  * equal precedence associate to the left), and at most
  * HIST_SUBEXPR_MAX binary operators are parsed.  The text is split in
- * place inside the copy of the command, so every error points at the
- * exact token.
+ * place inside the copy of the command, so that each error can name the
+ * text it is about.
  */
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -98,13 +98,13 @@ static int hist_parse_modifier(const struct hist_parse_ctx *ctx,
 
 		if (*num == 's')
 			num++;
-		if (*num++ != '=') {
-			/* error_log has no position for this one: ABI */
-			mod = NULL;
+		/* the error is about what follows the word, or the size */
+		if (*num != '=') {
+			mod = num;
 			goto bad;
 		}
+		num++;
 		if (kstrtou64(num, 0, &hf->buckets) || !hf->buckets) {
-			/* the size is what is wrong */
 			mod = num;
 			goto bad;
 		}
@@ -191,11 +191,14 @@ hist_pseudo_field(const char *name, const struct ftrace_event_field *field)
 	return NULL;
 }
 
-/* An event field: read from the record, as a number or as bytes. */
+/*
+ * An event field: read from the record, as a number or as bytes.  @name
+ * is the field's name, @text the operand with its modifier.
+ */
 static int hist_resolve_event_field(const struct hist_parse_ctx *ctx,
 				    struct hist_field *hf,
 				    struct ftrace_event_field *field,
-				    char *name)
+				    const char *name, const char *text)
 {
 	hf->field = field;
 	hf->name = field->name;
@@ -218,7 +221,7 @@ static int hist_resolve_event_field(const struct hist_parse_ctx *ctx,
 	 * would read outside the record on every hit.
 	 */
 	if (hf->flags & HIST_FIELD_FL_STACKTRACE) {
-		hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER, name);
+		hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER, text);
 		return -EINVAL;
 	}
 	switch (field->filter_type) {
@@ -244,11 +247,11 @@ static int hist_resolve_event_field(const struct hist_parse_ctx *ctx,
 	return -EINVAL;
 }
 
-/* Resolve the field name to what the hit path reads. */
+/* Resolve the field @name of operand @text to what the hit path reads. */
 static int hist_resolve_field(const struct hist_parse_ctx *ctx,
 			      struct trace_event_file *file,
 			      struct hist_data *hd, struct hist_field *hf,
-			      char *name)
+			      char *name, const char *text)
 {
 	struct ftrace_event_field *field;
 	const struct hist_pseudo_field *p;
@@ -272,17 +275,17 @@ static int hist_resolve_field(const struct hist_parse_ctx *ctx,
 		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, name);
 		return -EINVAL;
 	}
-	return hist_resolve_event_field(ctx, hf, field, name);
+	return hist_resolve_event_field(ctx, hf, field, name, text);
 }
 
 /*
- * Check the modifier suits the field, and turn it into a transform.
- * The caret goes on the field for a modifier only keys take, on the
- * modifier otherwise: tools parse its position.
+ * Check the modifier @mod suits the field, and turn it into a transform.
+ * The error is about the whole operand @text for a modifier only keys
+ * take, about the modifier otherwise: tools parse its position.
  */
 static int hist_check_modifier(const struct hist_parse_ctx *ctx,
-			       struct hist_field *hf, char *text, char *mod,
-			       bool is_key)
+			       struct hist_field *hf, const char *text,
+			       const char *mod, bool is_key)
 {
 	unsigned long numeric_only = HIST_FIELD_FL_HEX | HIST_FIELD_FL_SYM |
 		HIST_FIELD_FL_SYM_OFFSET | HIST_FIELD_FL_EXECNAME |
@@ -303,9 +306,7 @@ static int hist_check_modifier(const struct hist_parse_ctx *ctx,
 		return -EINVAL;
 	}
 	if (!is_key && (hf->flags & key_only)) {
-		/* no position for "sym-offset": the one tools expect */
-		hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER,
-			 hf->flags & HIST_FIELD_FL_SYM_OFFSET ? NULL : text);
+		hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER, text);
 		return -EINVAL;
 	}
 	if ((hf->flags & HIST_FIELD_FL_STACKTRACE) &&
@@ -365,7 +366,7 @@ static int hist_field_make_spec(struct hist_field *hf)
  * @file: the event whose fields are named
  * @hd: the histogram being built
  * @hf: zeroed; filled in
- * @text: the operand, inside @ctx->text; modified in place
+ * @text: the operand; its surrounding spaces are cut off in place
  * @is_key: the operand is a key (some modifiers are only for values)
  *
  * Return: 0, or -EINVAL (logged) or -ENOMEM.
@@ -374,21 +375,26 @@ int hist_parse_field(const struct hist_parse_ctx *ctx,
 		     struct trace_event_file *file, struct hist_data *hd,
 		     struct hist_field *hf, char *text, bool is_key)
 {
-	char *mod;
-	int ret;
+	char *mod, *name;
+	int ret = 0;
 
 	text = strim(text);
+	name = text;
 	mod = strchr(text, '.');
+	/* the operand stays whole: some errors are about all of it */
 	if (mod) {
-		*mod++ = '\0';
+		name = kstrndup(text, mod - text, GFP_KERNEL);
+		if (!name)
+			return -ENOMEM;
+		mod++;
 		ret = hist_parse_modifier(ctx, hf, mod, is_key);
-		if (ret)
-			return ret;
 	}
-	ret = hist_resolve_field(ctx, file, hd, hf, text);
-	if (ret)
-		return ret;
-	ret = hist_check_modifier(ctx, hf, text, mod, is_key);
+	if (!ret)
+		ret = hist_resolve_field(ctx, file, hd, hf, name, text);
+	if (!ret)
+		ret = hist_check_modifier(ctx, hf, text, mod, is_key);
+	if (name != text)
+		kfree(name);
 	if (ret)
 		return ret;
 	if (is_key)
@@ -669,7 +675,7 @@ static int hist_parse_node(const struct hist_parse_ctx *ctx,
  * @ctx: the command, for error_log
  * @file: the event whose fields are named
  * @hd: the histogram being built (its variables can be referenced)
- * @text: the expression, inside @ctx->text; modified in place
+ * @text: the expression, in the copy of the command; modified in place
  * @out: zeroed; filled in.  On error the caller releases it with
  *	hist_field_release().
  *

@@ -143,7 +143,6 @@ static int hist_test_init(struct kunit *test)
 	INIT_LIST_HEAD(&env->hd->var_node);
 	INIT_LIST_HEAD(&env->hd->sharer_pins);
 
-	env->ctx.text = env->text;
 	env->ctx.cmd = env->cmd;
 	env->ctx.loc = "hist:kunit:hist_kunit";
 

@@ -8,9 +8,9 @@
  * or a display flag, the keys are laid out in the key buffer, and the
  * tracing_map is created with room for every value.
  *
- * Errors go to tracing/error_log with the caret on the offending token.
- * The text being parsed is a copy of the command, so a token's position
- * is simply its distance from the start of that copy.
+ * Errors go to tracing/error_log with a caret under the first occurrence
+ * in the command of the text they are about (hist_err()).  The text
+ * being parsed is a copy of the command, split in place.
  */
 #include <linux/ctype.h>
 #include <linux/kernel.h>
@@ -140,7 +140,6 @@ static int hist_parse_assignment(const struct hist_parse_ctx *ctx,
 	case HIST_WORD_VALS:
 		return hist_attr_point(ctx, &attrs->vals, token, val);
 	case HIST_WORD_SORT:
-		attrs->sort_at = token;
 		return hist_attr_point(ctx, &attrs->sort, token, val);
 	case HIST_WORD_NAME:
 		attrs->name_at = token;
@@ -685,8 +684,7 @@ static void hist_sort_by(struct hist_data *hd, struct tracing_map_sort_key *sk,
  * is an aggregation no value has.
  */
 static int hist_parse_sort_field(const struct hist_parse_ctx *ctx,
-				 struct hist_data *hd, char *tok,
-				 const char *list)
+				 struct hist_data *hd, char *tok)
 {
 	struct tracing_map_sort_key *sk = &hd->sort_keys[hd->n_sort_keys];
 	const struct hist_field *hf = hist_find_sort_field(hd, tok);
@@ -708,7 +706,7 @@ static int hist_parse_sort_field(const struct hist_parse_ctx *ctx,
 			return -EINVAL;
 		}
 		if (!*tok) {
-			hist_err(ctx, HIST_ERR_EMPTY_SORT_FIELD, list);
+			hist_err(ctx, HIST_ERR_EMPTY_SORT_FIELD, "sort=");
 			return -EINVAL;
 		}
 		hf = hist_find_sort_field(hd, tok);
@@ -724,7 +722,6 @@ static int hist_parse_sort_field(const struct hist_parse_ctx *ctx,
 static int hist_parse_sort(const struct hist_parse_ctx *ctx,
 			   struct hist_data *hd, char *text)
 {
-	const char *list;
 	char *tok;
 	int ret;
 
@@ -732,20 +729,19 @@ static int hist_parse_sort(const struct hist_parse_ctx *ctx,
 		hist_sort_by(hd, &hd->sort_keys[0], &hd->vals[0]);
 		return 0;
 	}
-	/* errors about the whole list point at "sort=" */
-	list = hd->attrs.sort_at;
+	/* errors about the whole list are about "sort=" */
 	while ((tok = strsep(&text, ",")) != NULL) {
 		tok = strim(tok);
 		if (!*tok) {
-			hist_err(ctx, HIST_ERR_EMPTY_SORT_FIELD, list);
+			hist_err(ctx, HIST_ERR_EMPTY_SORT_FIELD, "sort=");
 			return -EINVAL;
 		}
 		/* counted before the last field allowed is looked at */
 		if (hd->n_sort_keys == HIST_SORT_KEYS_MAX - 1 && text) {
-			hist_err(ctx, HIST_ERR_TOO_MANY_SORT_FIELDS, list);
+			hist_err(ctx, HIST_ERR_TOO_MANY_SORT_FIELDS, "sort=");
 			return -EINVAL;
 		}
-		ret = hist_parse_sort_field(ctx, hd, tok, list);
+		ret = hist_parse_sort_field(ctx, hd, tok);
 		if (ret)
 			return ret;
 	}

@@ -121,7 +121,7 @@ static void hist_ref_take_type(struct hist_field *hf,
  * hist_ref_add - parse a variable reference
  * @ctx: the command, for error_log
  * @hd: the histogram being built
- * @text: "$name" or "system.event.$name", inside @ctx->text
+ * @text: "$name" or "system.event.$name", in the copy of the command
  * @hf: zeroed; made a reference
  * @is_param: the reference is an action's parameter (only its own
  *	error is logged when it is not found)
@@ -148,7 +148,8 @@ int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 	hf->type = "u64";
 	hf->size = sizeof(u64);
 	if (!*name) {
-		hist_err(ctx, HIST_ERR_VAR_NOT_FOUND, text);
+		/* about the empty name: no position */
+		hist_err(ctx, HIST_ERR_VAR_NOT_FOUND, name);
 		return -EINVAL;
 	}
 
