@@ -66,11 +66,14 @@ static const char *hist_modifier_name(unsigned long flags)
 }
 
 /*
- * Parse ".modifier" (or ".buckets=N") into @hf->flags and @hf->buckets.
- * "bucket=N" is accepted too: triggers written that way exist.
+ * Parse ".modifier" (or ".buckets=N") of field @name into @hf->flags and
+ * @hf->buckets.  "bucket=N" is accepted too: triggers written that way
+ * exist.  .execname is only common_pid's: on any other field, the
+ * modifier is what is wrong, whether the field exists or not.
  */
 static int hist_parse_modifier(const struct hist_parse_ctx *ctx,
-			       struct hist_field *hf, char *mod, bool is_key)
+			       struct hist_field *hf, const char *name,
+			       char *mod, bool is_key)
 {
 	size_t n = str_has_prefix(mod, "bucket");
 	unsigned int i, count;
@@ -117,6 +120,9 @@ static int hist_parse_modifier(const struct hist_parse_ctx *ctx,
 		hf->flags |= hist_modifiers[i].flag;
 		if (is_key && (hf->flags & (HIST_FIELD_FL_PERCENT |
 					    HIST_FIELD_FL_GRAPH)))
+			goto bad;
+		if ((hf->flags & HIST_FIELD_FL_EXECNAME) &&
+		    strcmp(name, "common_pid"))
 			goto bad;
 		return 0;
 	}
@@ -316,9 +322,6 @@ static int hist_check_modifier(const struct hist_parse_ctx *ctx,
 	}
 	if ((hf->flags & numeric_only) && !is_number)
 		goto bad;
-	if ((hf->flags & HIST_FIELD_FL_EXECNAME) &&
-	    (!hf->field || strcmp(hf->field->name, "common_pid")))
-		goto bad;
 	if ((hf->flags & HIST_FIELD_FL_TIMESTAMP_USECS) &&
 	    !(hf->flags & HIST_FIELD_FL_TIMESTAMP))
 		goto bad;
@@ -387,7 +390,7 @@ int hist_parse_field(const struct hist_parse_ctx *ctx,
 		if (!name)
 			return -ENOMEM;
 		mod++;
-		ret = hist_parse_modifier(ctx, hf, mod, is_key);
+		ret = hist_parse_modifier(ctx, hf, name, mod, is_key);
 	}
 	if (!ret)
 		ret = hist_resolve_field(ctx, file, hd, hf, name, text);
