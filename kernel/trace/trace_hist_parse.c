@@ -631,9 +631,10 @@ static int hist_parse_vals(const struct hist_parse_ctx *ctx,
 		*hf = probe;
 		hd->n_vals++;
 	}
+	/* nothing to show: ENOENT, the errno scripts see upstream return */
 	if (hd->attrs.no_hitcount && hd->n_vals == 1) {
 		hist_err(ctx, HIST_ERR_NEED_NOHC_VAL, NULL);
-		return -EINVAL;
+		return -ENOENT;
 	}
 	return 0;
 }
