@@ -710,19 +710,49 @@ static int hist_make_field_var_hist(const struct hist_parse_ctx *ctx,
 }
 
 /*
+ * Parse "if filter" as the trigger core will when the trigger is made,
+ * and drop the result: a filter that does not parse is refused with
+ * the error_log entry and the errno it will give then.
+ */
+static int hist_check_filter(struct trace_event_file *file,
+			     const char *if_filter)
+{
+	struct event_filter *filter = NULL;
+	char *copy, *rest, *word;
+	int ret = -EINVAL;
+
+	copy = kstrdup(if_filter, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	rest = copy;
+	word = strsep(&rest, " \t");
+	if (!strcmp(word, "if") && rest)
+		ret = create_event_filter(file->tr, file->event_call, rest,
+					  true, &filter);
+	/* made even when it does not parse */
+	free_event_filter(filter);
+	kfree(copy);
+	return ret;
+}
+
+/*
  * Compile @param, the trigger text without its filter, into *@hdp.  The
  * compiler may ask for a histogram on another event first, to carry a
  * field to an action: it is made, kept in @made, and @param compiled
- * again from @saved, as parsing splits the text in place.
+ * again from @saved, as parsing splits the text in place.  A trigger
+ * that may be made has its filter @if_filter parsed before the names
+ * its actions use are looked up, so that a command wrong in both is
+ * refused for its filter, as upstream refuses it.
  */
 static int hist_compile(struct hist_parse_ctx *ctx,
 			struct trace_event_file *file, bool remove,
-			char *param, const char *saved, struct hist_made **made,
-			struct hist_data **hdp)
+			char *param, const char *saved, const char *if_filter,
+			struct hist_made **made, struct hist_data **hdp)
 {
 	struct hist_field_var_need need;
 	struct hist_attrs attrs;
 	struct hist_data *hd;
+	bool resolve;
 	int ret;
 
 	for (;;) {
@@ -736,14 +766,22 @@ static int hist_compile(struct hist_parse_ctx *ctx,
 			hist_free_attrs(&attrs);
 			return ret;
 		}
-		hd = hist_data_create(ctx, file, &attrs,
-				      !remove && !attrs.cont && !attrs.clear);
+		resolve = !remove && !attrs.cont && !attrs.clear;
+		hd = hist_data_parse(ctx, file, &attrs, resolve);
+		ret = IS_ERR(hd) ? PTR_ERR(hd) : 0;
+		/* once: it parsed before a histogram was made for a field */
+		if (!ret && resolve && if_filter && !*made) {
+			ret = hist_check_filter(file, if_filter);
+			if (ret)
+				hist_data_destroy(hd);
+		}
+		if (!ret)
+			ret = hist_data_finish(ctx, file, hd);
 		ctx->need = NULL;
-		if (!IS_ERR(hd)) {
+		if (!ret) {
 			*hdp = hd;
 			return 0;
 		}
-		ret = PTR_ERR(hd);
 		if (ret == -EAGAIN && need.cmd)
 			ret = hist_make_field_var_hist(ctx, &need, made);
 		kfree(need.cmd);
@@ -887,7 +925,8 @@ static int hist_command_run(struct trace_event_file *file, bool remove,
 	if (!saved)
 		goto out;
 
-	ret = hist_compile(&ctx, file, remove, param, saved, &made, &hd);
+	ret = hist_compile(&ctx, file, remove, param, saved, if_filter, &made,
+			   &hd);
 	if (!ret)
 		ret = hist_command_act(&ctx, file, remove, hd, if_filter,
 				       filter, datap);

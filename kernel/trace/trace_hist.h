@@ -371,9 +371,11 @@ extern const char * const hist_handler_names[HIST_HANDLERS];
  * @tracked: onmax/onchange: index of the tracked variable in @hd->vars
  * @track_var: onmax/onchange: map var holding the maximum or last value
  * @synth: trace: the synthetic event generated (its ->ref held)
+ * @synth_name: trace: its name, in the copy of the command; only valid
+ *	while the command is being parsed
  * @n_params: number of @params (and of the three arrays after it)
  * @params: trace: the synthetic event's values; save: the fields saved
- * @param_at: where each parameter is in the command, for error_log;
+ * @param_at: the text of each parameter, in the copy of the command;
  *	only valid while the command is being parsed
  * @save_var: save: map var of each saved field
  * @save_slot: save: element slot of each saved string, or -1
@@ -391,9 +393,10 @@ struct hist_action {
 	unsigned int		tracked;
 	unsigned int		track_var;
 	struct synth_event	*synth;
+	const char		*synth_name;
 	unsigned int		n_params;
 	struct hist_field	*params;
-	const char		**param_at;
+	char			**param_at;
 	unsigned int		*save_var;
 	int			*save_slot;
 	u64			snap_val;
@@ -425,7 +428,7 @@ struct hist_action {
  * @top: show only the first @top entries; 0 shows them all
  *
  * @keys, @vals and @sort point into the command being parsed and are
- * only valid until hist_data_create() returns; @name and @clock are
+ * only valid until hist_data_parse() returns; @name and @clock are
  * allocated and stay with the histogram.
  */
 struct hist_attrs {
@@ -671,6 +674,11 @@ u64 hist_loglin_high(u64 low, unsigned int bits, bool is_signed);
 int hist_parse_attrs(const struct hist_parse_ctx *ctx, char *param,
 		     struct hist_attrs *attrs);
 void hist_free_attrs(struct hist_attrs *attrs);
+struct hist_data *hist_data_parse(const struct hist_parse_ctx *ctx,
+				  struct trace_event_file *file,
+				  struct hist_attrs *attrs, bool resolve);
+int hist_data_finish(const struct hist_parse_ctx *ctx,
+		     struct trace_event_file *file, struct hist_data *hd);
 struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 				   struct trace_event_file *file,
 				   struct hist_attrs *attrs, bool resolve);
@@ -694,8 +702,9 @@ int hist_var_define(const struct hist_parse_ctx *ctx,
 		    char *name, char *expr);
 int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 		 char *text, struct hist_field *hf, bool is_param);
-int hist_actions_parse(const struct hist_parse_ctx *ctx,
-		       struct trace_event_file *file, struct hist_data *hd);
+int hist_actions_split(const struct hist_parse_ctx *ctx, struct hist_data *hd);
+int hist_actions_resolve(const struct hist_parse_ctx *ctx,
+			 struct trace_event_file *file, struct hist_data *hd);
 int hist_handler_of(const char *text);
 int hist_agg_of(const char *word, u32 *pct);
 bool hist_name_reserved(const char *name);

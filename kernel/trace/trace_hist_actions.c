@@ -76,10 +76,18 @@ const struct hist_action *hist_save_action(const struct hist_data *hd)
 	return NULL;
 }
 
-/* A parameter of trace() against the synthetic event's field. */
+/*
+ * A parameter of trace() against the synthetic event's field: the same
+ * type, or else the same size and, for a variable, the same sign.  A
+ * field of this event fits whatever its sign, as upstream has it: ret,
+ * a long, fills a u64.
+ */
 static bool hist_param_fits(const struct hist_field *hf,
 			    const struct synth_field *sf)
 {
+	bool is_var = hf->fetch == HIST_FETCH_REF ||
+		      hf->fetch == HIST_FETCH_OWN_VAR;
+
 	switch (sf->kind) {
 	case SYNTH_FIELD_STRING:
 	case SYNTH_FIELD_DYN_STRING:
@@ -91,7 +99,8 @@ static bool hist_param_fits(const struct hist_field *hf,
 			return false;
 		if (hf->type && !strcmp(hf->type, sf->type))
 			return true;
-		return hf->size == sf->size && hf->is_signed == sf->is_signed;
+		return hf->size == sf->size &&
+		       (!is_var || hf->is_signed == sf->is_signed);
 	}
 }
 
@@ -148,7 +157,8 @@ static int hist_field_var_request(const struct hist_parse_ctx *ctx,
 				  const struct event_trigger_data *compat,
 				  char *var, char *field)
 {
-	if (!trace_find_event_field(file->event_call, field)) {
+	if (!trace_find_event_field(file->event_call, field) ||
+	    !strcmp(field, "common_comm")) {
 		/* what making the histogram would have said, then this */
 		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, field);
 		hist_err(ctx, HIST_ERR_HIST_CREATE_FAIL, field);
@@ -227,6 +237,20 @@ out:
 	return ret;
 }
 
+/* A field of this event as a parameter. */
+static int hist_parse_local_param(const struct hist_parse_ctx *ctx,
+				  struct trace_event_file *file,
+				  struct hist_data *hd, char *text,
+				  struct hist_field *hf)
+{
+	/* not a field a parameter can name: a variable carries it */
+	if (!strcmp(text, "common_comm")) {
+		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, text);
+		return -EINVAL;
+	}
+	return hist_parse_field(ctx, file, hd, hf, text, false);
+}
+
 /*
  * One parameter of trace() or save(): "$var", "system.event.$var",
  * "field" of this event or "system.event.field" of it or of the
@@ -240,11 +264,6 @@ static int hist_parse_param(const struct hist_parse_ctx *ctx,
 	struct trace_event_call *call = file->event_call;
 	char *dot1, *dot2;
 
-	text = strim(text);
-	if (!*text) {
-		hist_err(ctx, HIST_ERR_PARAM_NOT_FOUND, text);
-		return -EINVAL;
-	}
 	if (strchr(text, '$'))
 		return hist_ref_add(ctx, hd, text, hf, true);
 	if (isdigit(*text)) {
@@ -254,13 +273,13 @@ static int hist_parse_param(const struct hist_parse_ctx *ctx,
 	dot1 = strchr(text, '.');
 	dot2 = dot1 ? strchr(dot1 + 1, '.') : NULL;
 	if (!dot2)
-		return hist_parse_field(ctx, file, hd, hf, text, false);
+		return hist_parse_local_param(ctx, file, hd, text, hf);
 
 	*dot1 = '\0';
 	*dot2 = '\0';
 	if (!strcmp(text, call->class->system) &&
 	    !strcmp(dot1 + 1, trace_event_name(call)))
-		return hist_parse_field(ctx, file, hd, hf, dot2 + 1, false);
+		return hist_parse_local_param(ctx, file, hd, dot2 + 1, hf);
 	if (!hd->resolve) {
 		*dot1 = '.';
 		*dot2 = '.';
@@ -272,22 +291,65 @@ static int hist_parse_param(const struct hist_parse_ctx *ctx,
 				    hf);
 }
 
-static int hist_parse_params(const struct hist_parse_ctx *ctx,
-			     struct trace_event_file *file,
-			     struct hist_data *hd, struct hist_action *act,
-			     char *list)
+/* What an error about parameter @text is about: what follows system.event. */
+static const char *hist_param_name(const char *text)
+{
+	const char *dot1 = strchr(text, '.');
+	const char *dot2 = dot1 ? strchr(dot1 + 1, '.') : NULL;
+
+	return dot2 ? dot2 + 1 : text;
+}
+
+/*
+ * Resolve the parameters split by hist_split_params(), in order; for
+ * trace(), check each against its field of @se as soon as it is
+ * resolved (one too many fits no field), and their count last.
+ */
+static int hist_resolve_params(const struct hist_parse_ctx *ctx,
+			       struct trace_event_file *file,
+			       struct hist_data *hd, struct hist_action *act,
+			       const struct synth_event *se)
+{
+	const char *name;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < act->n_params; i++) {
+		/* before resolving splits the text */
+		name = hist_param_name(act->param_at[i]);
+		ret = hist_parse_param(ctx, file, hd, act->param_at[i],
+				       &act->params[i]);
+		if (ret)
+			return ret;
+		if (se && (i >= se->n_fields ||
+			   !hist_param_fits(&act->params[i], &se->fields[i]))) {
+			hist_err(ctx, HIST_ERR_SYNTH_TYPE_MISMATCH, name);
+			return -EINVAL;
+		}
+	}
+	if (se && se->n_fields != act->n_params) {
+		hist_err(ctx, HIST_ERR_SYNTH_COUNT_MISMATCH, se->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Split the parameter list @list of an action: at most HIST_PARAMS_MAX,
+ * each of two characters at least, checked before anything else of the
+ * trigger is, as upstream does.  With @synth_first, the first is the
+ * synthetic event's name (trace()).
+ */
+static int hist_split_params(const struct hist_parse_ctx *ctx,
+			     struct hist_action *act, char *list,
+			     bool synth_first)
 {
 	unsigned int n = 1;
 	char *tok;
-	int ret;
 
-	/* as many as a synthetic event has fields, sized to the list */
 	for (tok = list; (tok = strchr(tok, ',')); tok++)
 		n++;
-	if (n > HIST_PARAMS_MAX) {
-		hist_err(ctx, HIST_ERR_TOO_MANY_PARAMS, NULL);
-		return -EINVAL;
-	}
+	n = min_t(unsigned int, n, HIST_PARAMS_MAX);
 	act->params = kcalloc(n, sizeof(*act->params), GFP_KERNEL);
 	act->param_at = kcalloc(n, sizeof(*act->param_at), GFP_KERNEL);
 	act->save_var = kcalloc(n, sizeof(*act->save_var), GFP_KERNEL);
@@ -296,91 +358,24 @@ static int hist_parse_params(const struct hist_parse_ctx *ctx,
 	    !act->save_slot)
 		return -ENOMEM;
 
-	while ((tok = strsep(&list, ",")) != NULL) {
-		act->param_at[act->n_params] = skip_spaces(tok);
-		ret = hist_parse_param(ctx, file, hd, tok,
-				       &act->params[act->n_params]);
-		act->n_params++;
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int hist_bind_synth(const struct hist_parse_ctx *ctx,
-			   struct hist_action *act, char *name)
-{
-	struct synth_event *se = synth_event_find(name);
-	unsigned int i;
-
-	if (!se) {
-		hist_err(ctx, HIST_ERR_SYNTH_EVENT_NOT_FOUND, name);
-		return -EINVAL;
-	}
-	if (se->n_fields != act->n_params) {
-		hist_err(ctx, HIST_ERR_SYNTH_COUNT_MISMATCH, name);
-		return -EINVAL;
-	}
-	for (i = 0; i < act->n_params; i++) {
-		if (!hist_param_fits(&act->params[i], &se->fields[i])) {
-			hist_err(ctx, HIST_ERR_SYNTH_TYPE_MISMATCH,
-				 act->param_at[i]);
+	while (list) {
+		if (act->n_params == HIST_PARAMS_MAX) {
+			hist_err(ctx, HIST_ERR_TOO_MANY_PARAMS, NULL);
 			return -EINVAL;
 		}
-	}
-	act->synth = se;
-	return 0;
-}
-
-static int hist_parse_save(const struct hist_parse_ctx *ctx,
-			   struct trace_event_file *file, struct hist_data *hd,
-			   struct hist_action *act, char *name, char *params)
-{
-	if (hist_save_action(hd) != act) {
-		hist_err(ctx, HIST_ERR_TOO_MANY_SAVE_ACTIONS, NULL);
-		return -EINVAL;
-	}
-	if (!*skip_spaces(params)) {
-		hist_err(ctx, HIST_ERR_INVALID_PARAM, NULL);
-		return -EINVAL;
-	}
-	return hist_parse_params(ctx, file, hd, act, params);
-}
-
-static int hist_parse_snapshot(const struct hist_parse_ctx *ctx,
-			       struct trace_event_file *file,
-			       struct hist_data *hd, struct hist_action *act,
-			       char *name, char *params)
-{
-	if (*skip_spaces(params)) {
-		hist_err(ctx, HIST_ERR_INVALID_PARAM, params);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* trace(synth, params...), or synth(params...) when @name is not "trace" */
-static int hist_parse_trace(const struct hist_parse_ctx *ctx,
-			    struct trace_event_file *file,
-			    struct hist_data *hd, struct hist_action *act,
-			    char *name, char *params)
-{
-	char *synth = name;
-	int ret;
-
-	if (!strcmp(name, "trace")) {
-		synth = strim(strsep(&params, ","));
-		if (!*synth) {
-			hist_err(ctx, HIST_ERR_SYNTH_EVENT_NOT_FOUND, synth);
+		tok = strim(strsep(&list, ","));
+		if (strlen(tok) < 2) {
+			hist_err(ctx, HIST_ERR_INVALID_PARAM, tok);
 			return -EINVAL;
 		}
+		if (synth_first) {
+			act->synth_name = tok;
+			synth_first = false;
+			continue;
+		}
+		act->param_at[act->n_params++] = tok;
 	}
-	if (params) {
-		ret = hist_parse_params(ctx, file, hd, act, params);
-		if (ret)
-			return ret;
-	}
-	return hd->resolve ? hist_bind_synth(ctx, act, synth) : 0;
+	return 0;
 }
 
 /*
@@ -391,15 +386,11 @@ static const struct hist_action_type {
 	const char	*name;
 	u8		kind;
 	bool		on_match;	/* allowed after onmatch() */
-	int		(*parse)(const struct hist_parse_ctx *ctx,
-				 struct trace_event_file *file,
-				 struct hist_data *hd, struct hist_action *act,
-				 char *name, char *params);
 } hist_action_types[] = {
-	{ "save",	HIST_ACT_SAVE,		false,	hist_parse_save },
-	{ "snapshot",	HIST_ACT_SNAPSHOT,	false,	hist_parse_snapshot },
-	{ "trace",	HIST_ACT_TRACE,		true,	hist_parse_trace },
-	{ NULL,		HIST_ACT_TRACE,		true,	hist_parse_trace },
+	{ "save",	HIST_ACT_SAVE,		false },
+	{ "snapshot",	HIST_ACT_SNAPSHOT,	false },
+	{ "trace",	HIST_ACT_TRACE,		true },
+	{ NULL,		HIST_ACT_TRACE,		true },
 };
 
 static const struct hist_action_type *hist_action_type(const char *name)
@@ -411,30 +402,33 @@ static const struct hist_action_type *hist_action_type(const char *name)
 	return type;
 }
 
-/* The handler's argument: "system.event", or "$var" for onmax/onchange. */
-static int hist_parse_handler(const struct hist_parse_ctx *ctx,
-			      struct hist_data *hd, struct hist_action *act,
-			      char *arg)
+/* onmatch()'s argument: "system.event", an event that exists. */
+static int hist_check_match_event(const struct hist_parse_ctx *ctx,
+				  struct hist_data *hd, char *arg)
 {
-	char *dot;
+	char *dot = strchr(arg, '.');
+
+	if (!dot) {
+		hist_err(ctx, HIST_ERR_SUBSYS_NOT_FOUND, arg);
+		return -EINVAL;
+	}
+	*dot = '\0';
+	if (!*arg || !dot[1] ||
+	    (hd->resolve && !__find_event_file(hd->tr, arg, dot + 1))) {
+		hist_err(ctx, HIST_ERR_INVALID_SUBSYS_EVENT, dot + 1);
+		return -EINVAL;
+	}
+	*dot = '.';
+	return 0;
+}
+
+/* onmax() and onchange()'s argument: "$var", a variable of this trigger. */
+static int hist_track_var(const struct hist_parse_ctx *ctx,
+			  struct hist_data *hd, struct hist_action *act)
+{
+	const char *arg = act->arg;
 	int var;
 
-	if (act->handler == HIST_ONMATCH) {
-		dot = strchr(arg, '.');
-		if (!dot) {
-			hist_err(ctx, HIST_ERR_SUBSYS_NOT_FOUND, arg);
-			return -EINVAL;
-		}
-		*dot = '\0';
-		if (!*arg || !dot[1] ||
-		    (hd->resolve && !__find_event_file(hd->tr, arg, dot + 1))) {
-			hist_err(ctx, HIST_ERR_INVALID_SUBSYS_EVENT, dot + 1);
-			return -EINVAL;
-		}
-		*dot = '.';
-		return 0;
-	}
-	arg = strim(arg);
 	if (*arg != '$') {
 		hist_err(ctx, HIST_ERR_ONX_NOT_VAR, arg);
 		return -EINVAL;
@@ -450,22 +444,30 @@ static int hist_parse_handler(const struct hist_parse_ctx *ctx,
 }
 
 /*
- * Split "handler(arg).name(params)" in place, @def starting at the
- * handler's '('.  The positions error_log shows, or leaves out, are
- * part of the interface: tools match them.
+ * The text of "handler(arg).name(params)" as written, with what it is
+ * made of: @def starts at the handler's '(' and is split in place.  The
+ * positions error_log shows, or leaves out, are part of the interface:
+ * tools match them.
  */
-static int hist_split_action(const struct hist_parse_ctx *ctx, char *def,
-			     char **arg, char **name, char **params)
+static int hist_split_action_text(const struct hist_parse_ctx *ctx,
+				  struct hist_data *hd,
+				  struct hist_action *act, char *def,
+				  char **name, char **params)
 {
-	char *close, *end;
+	char *arg = def + 1, *close, *end, *ptext;
+	int ret;
 
-	*arg = def + 1;
-	close = strchr(*arg, ')');
+	close = strchr(arg, ')');
 	if (!close) {
-		hist_err(ctx, HIST_ERR_NO_CLOSING_PAREN, *arg);
+		hist_err(ctx, HIST_ERR_NO_CLOSING_PAREN, arg);
 		return -EINVAL;
 	}
 	*close = '\0';
+	if (act->handler == HIST_ONMATCH) {
+		ret = hist_check_match_event(ctx, hd, arg);
+		if (ret)
+			return ret;
+	}
 	*name = close + 1;
 	if (**name != '.' || !strchr(*name, '(')) {
 		hist_err(ctx, HIST_ERR_ACTION_NOT_FOUND, NULL);
@@ -480,51 +482,62 @@ static int hist_split_action(const struct hist_parse_ctx *ctx, char *def,
 		return -EINVAL;
 	}
 	*end = '\0';
-	return 0;
+	/* the canonical text is the arguments as written, trimmed */
+	act->arg = kstrdup(strim(arg), GFP_KERNEL);
+	ptext = kstrdup(*params, GFP_KERNEL);
+	if (act->arg && ptext)
+		act->text = kasprintf(GFP_KERNEL, ":%s(%s).%s(%s)",
+				      hist_handler_names[act->handler],
+				      act->arg, *name, strim(ptext));
+	kfree(ptext);
+	return act->text ? 0 : -ENOMEM;
 }
 
-/* One "handler(arg).action(params)", @def starting at the handler's '('. */
-static int hist_parse_action(const struct hist_parse_ctx *ctx,
-			     struct trace_event_file *file,
+/*
+ * One "handler(arg).action(params)", @def starting at the handler's
+ * '(': what can be told from its text alone.
+ */
+static int hist_split_action(const struct hist_parse_ctx *ctx,
 			     struct hist_data *hd, struct hist_action *act,
 			     char *def)
 {
 	const struct hist_action_type *type;
-	char *arg, *name, *params, *ptext = NULL, *atext = NULL;
+	char *name, *params;
 	int ret;
 
-	ret = hist_split_action(ctx, def, &arg, &name, &params);
+	ret = hist_split_action_text(ctx, hd, act, def, &name, &params);
 	if (ret)
 		return ret;
-	/* the canonical text is the arguments as written, trimmed */
-	ptext = kstrdup(params, GFP_KERNEL);
-	atext = kstrdup(strim(arg), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!ptext || !atext)
-		goto out;
-	ret = hist_parse_handler(ctx, hd, act, arg);
-	if (ret)
-		goto out;
 	type = hist_action_type(name);
+	act->kind = type->kind;
+	/* save()'s parameters are looked at before where it is */
+	if (act->kind == HIST_ACT_SAVE) {
+		ret = hist_split_params(ctx, act, params, false);
+		if (ret)
+			return ret;
+	}
 	if (act->handler == HIST_ONMATCH && !type->on_match) {
 		hist_err(ctx, HIST_ERR_ACTION_MISMATCH, name);
-		ret = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
-	act->kind = type->kind;
-	ret = type->parse(ctx, file, hd, act, name, params);
-	if (ret)
-		goto out;
-	act->text = kasprintf(GFP_KERNEL, ":%s(%s).%s(%s)",
-			      hist_handler_names[act->handler], atext, name,
-			      strim(ptext));
-	ret = act->text ? 0 : -ENOMEM;
-	act->arg = atext;
-	atext = NULL;
-out:
-	kfree(ptext);
-	kfree(atext);
-	return ret;
+	switch (act->kind) {
+	case HIST_ACT_SNAPSHOT:
+		if (*skip_spaces(params)) {
+			hist_err(ctx, HIST_ERR_INVALID_PARAM, params);
+			return -EINVAL;
+		}
+		return 0;
+	case HIST_ACT_TRACE:
+		/* trace(synth, params...), or synth(params...) */
+		if (type->name) {
+			ret = hist_split_params(ctx, act, params, true);
+		} else {
+			act->synth_name = name;
+			ret = hist_split_params(ctx, act, params, false);
+		}
+		return ret;
+	}
+	return 0;
 }
 
 /* Hidden map vars and slots for what save() keeps. */
@@ -542,16 +555,19 @@ static void hist_save_layout(struct hist_data *hd, struct hist_action *act)
 }
 
 /**
- * hist_actions_parse - parse the handler.action pairs of the trigger text
+ * hist_actions_split - parse the text of the handler.action pairs
  * @ctx: the command, for error_log
- * @file: the event
- * @hd: the histogram: keys, variables and values parsed
+ * @hd: the histogram, nothing else of its text parsed yet
  *
- * Return: 0, -EINVAL (logged), -ENOMEM, or -EAGAIN when @ctx->need
- * names a histogram to make first.
+ * What is wrong in the text of an action (its parentheses, its handler's
+ * event, an action the handler does not take, a parameter too short or
+ * one too many) is refused before anything else of the trigger, as
+ * upstream does; what it names is looked up later, by
+ * hist_actions_resolve().
+ *
+ * Return: 0, -EINVAL (logged) or -ENOMEM.
  */
-int hist_actions_parse(const struct hist_parse_ctx *ctx,
-		       struct trace_event_file *file, struct hist_data *hd)
+int hist_actions_split(const struct hist_parse_ctx *ctx, struct hist_data *hd)
 {
 	struct hist_action *act;
 	unsigned int i;
@@ -570,18 +586,85 @@ int hist_actions_parse(const struct hist_parse_ctx *ctx,
 		if (WARN_ON_ONCE(h < 0))
 			return -EINVAL;
 		act->handler = h;
-		ret = hist_parse_action(ctx, file, hd, act,
+		ret = hist_split_action(ctx, hd, act,
 					def + strlen(hist_handler_names[h]));
 		if (ret)
 			return ret;
-		if (act->kind == HIST_ACT_SAVE)
+	}
+	return 0;
+}
+
+/* Look up what one action names. */
+static int hist_resolve_action(const struct hist_parse_ctx *ctx,
+			       struct trace_event_file *file,
+			       struct hist_data *hd, struct hist_action *act)
+{
+	struct synth_event *se = NULL;
+	int ret;
+
+	if (act->handler != HIST_ONMATCH) {
+		ret = hist_track_var(ctx, hd, act);
+		if (ret)
+			return ret;
+	}
+	switch (act->kind) {
+	case HIST_ACT_SAVE:
+		if (hist_save_action(hd) != act) {
+			hist_err(ctx, HIST_ERR_TOO_MANY_SAVE_ACTIONS, NULL);
+			return -EINVAL;
+		}
+		ret = hist_resolve_params(ctx, file, hd, act, NULL);
+		if (!ret)
 			hist_save_layout(hd, act);
-		if (act->kind == HIST_ACT_SNAPSHOT && hd->resolve) {
+		return ret;
+	case HIST_ACT_SNAPSHOT:
+		if (hd->resolve) {
 			act->snap_key = kzalloc(TRACING_MAP_KEY_SIZE_MAX,
 						GFP_KERNEL);
 			if (!act->snap_key)
 				return -ENOMEM;
 		}
+		return 0;
+	default:
+		/* the synthetic event first, then its parameters */
+		if (hd->resolve) {
+			se = synth_event_find(act->synth_name);
+			if (!se) {
+				hist_err(ctx, HIST_ERR_SYNTH_EVENT_NOT_FOUND,
+					 act->synth_name);
+				return -EINVAL;
+			}
+		}
+		ret = hist_resolve_params(ctx, file, hd, act, se);
+		if (!ret)
+			act->synth = se;
+		return ret;
+	}
+}
+
+/**
+ * hist_actions_resolve - look up what the actions name
+ * @ctx: the command, for error_log
+ * @file: the event
+ * @hd: the histogram: its actions split, keys, variables and values
+ *	parsed
+ *
+ * The tracked variables, the synthetic events and the parameters, in
+ * the order the actions are written.
+ *
+ * Return: 0, -EINVAL (logged), -ENOMEM, or -EAGAIN when @ctx->need
+ * names a histogram to make first.
+ */
+int hist_actions_resolve(const struct hist_parse_ctx *ctx,
+			 struct trace_event_file *file, struct hist_data *hd)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < hd->n_actions; i++) {
+		ret = hist_resolve_action(ctx, file, hd, hd->actions[i]);
+		if (ret)
+			return ret;
 	}
 	if (hd->n_map_vars > HIST_VARS_MAX) {
 		hist_err(ctx, HIST_ERR_TOO_MANY_VARS, NULL);

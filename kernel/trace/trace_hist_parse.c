@@ -973,7 +973,8 @@ char *hist_spec_text(const struct hist_data *hd, unsigned int parts)
 }
 
 /**
- * hist_data_create - build a histogram from its parsed text
+ * hist_data_parse - build a histogram from its parsed text, but for
+ *	what its actions name
  * @ctx: the command, for error_log
  * @file: the event the trigger is written to
  * @attrs: parsed by hist_parse_attrs(); ownership of its allocations
@@ -983,17 +984,19 @@ char *hist_spec_text(const struct hist_data *hd, unsigned int parts)
  *	without it the histogram only serves to find an existing trigger
  *	with the same text
  *
- * The map comes later, from hist_data_make_map(), once it is known
- * that a trigger is created with this histogram.
+ * The text of the actions, then keys, variables, values and sort keys.
+ * hist_data_finish() completes the histogram: the life cycle parses
+ * the trigger's filter in between, as upstream does.  The map comes
+ * later, from hist_data_make_map(), once it is known that a trigger is
+ * created with this histogram.
  *
  * Context: process, event_mutex held.
  * Return: the new histogram, or an ERR_PTR (logged when the text is
- * at fault); ERR_PTR(-EAGAIN) when a histogram has to be made first, as
- * @ctx->need says.
+ * at fault).
  */
-struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
-				   struct trace_event_file *file,
-				   struct hist_attrs *attrs, bool resolve)
+struct hist_data *hist_data_parse(const struct hist_parse_ctx *ctx,
+				  struct trace_event_file *file,
+				  struct hist_attrs *attrs, bool resolve)
 {
 	struct hist_data *hd;
 	char *sort;
@@ -1014,8 +1017,10 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 	INIT_LIST_HEAD(&hd->var_node);
 	INIT_LIST_HEAD(&hd->sharer_pins);
 
+	ret = hist_actions_split(ctx, hd);
 	/* keys first: variables of other histograms are looked up by key */
-	ret = hist_parse_keys(ctx, file, hd, hd->attrs.keys);
+	if (!ret)
+		ret = hist_parse_keys(ctx, file, hd, hd->attrs.keys);
 	if (!ret)
 		ret = hist_vars_parse(ctx, file, hd);
 	if (!ret)
@@ -1023,15 +1028,6 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 	if (!ret) {
 		hist_number_fields(hd);
 		ret = hist_parse_sort(ctx, hd, sort);
-	}
-	if (!ret)
-		ret = hist_actions_parse(ctx, file, hd);
-	hd->general = hd->n_vars || hd->n_refs || hd->n_actions;
-	hd->hit_path = hist_hit_path_of(hd);
-	if (!ret) {
-		hd->match = hist_spec_text(hd, HIST_SPEC_MATCH);
-		if (!hd->match)
-			ret = -ENOMEM;
 	}
 	hd->attrs.keys = NULL;
 	hd->attrs.vals = NULL;
@@ -1044,9 +1040,64 @@ struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
 }
 
 /**
+ * hist_data_finish - resolve what the actions of a histogram name
+ * @ctx: the command, for error_log
+ * @file: the event the trigger is written to
+ * @hd: made by hist_data_parse(); freed on error
+ *
+ * Context: process, event_mutex held.
+ * Return: 0, -EINVAL (logged), -ENOMEM, or -EAGAIN when a histogram
+ * has to be made first, as @ctx->need says.
+ */
+int hist_data_finish(const struct hist_parse_ctx *ctx,
+		     struct trace_event_file *file, struct hist_data *hd)
+{
+	int ret;
+
+	ret = hist_actions_resolve(ctx, file, hd);
+	hd->general = hd->n_vars || hd->n_refs || hd->n_actions;
+	hd->hit_path = hist_hit_path_of(hd);
+	if (!ret) {
+		hd->match = hist_spec_text(hd, HIST_SPEC_MATCH);
+		if (!hd->match)
+			ret = -ENOMEM;
+	}
+	if (ret)
+		hist_data_destroy(hd);
+	return ret;
+}
+
+/**
+ * hist_data_create - build a histogram from its parsed text
+ * @ctx: the command, for error_log
+ * @file: the event the trigger is written to
+ * @attrs: as for hist_data_parse()
+ * @resolve: as for hist_data_parse()
+ *
+ * hist_data_parse() and hist_data_finish() in one.
+ *
+ * Context: process, event_mutex held.
+ * Return: the new histogram, or an ERR_PTR (logged when the text is
+ * at fault); ERR_PTR(-EAGAIN) when a histogram has to be made first, as
+ * @ctx->need says.
+ */
+struct hist_data *hist_data_create(const struct hist_parse_ctx *ctx,
+				   struct trace_event_file *file,
+				   struct hist_attrs *attrs, bool resolve)
+{
+	struct hist_data *hd = hist_data_parse(ctx, file, attrs, resolve);
+	int ret;
+
+	if (IS_ERR(hd))
+		return hd;
+	ret = hist_data_finish(ctx, file, hd);
+	return ret ? ERR_PTR(ret) : hd;
+}
+
+/**
  * hist_data_make_map - allocate the map of a histogram about to be used
  * @ctx: the command, for error_log
- * @hd: made by hist_data_create() with @resolve, within this command
+ * @hd: made by hist_data_parse() with @resolve, within this command
  *
  * Only a trigger that is created, and does not join a named histogram,
  * needs a map: one that only pauses, clears or names an existing

@@ -33,7 +33,11 @@
 
 #include "trace_hist.h"
 
-/* The event of the first onmatch() in the text, into the buffers. */
+/*
+ * The event of the first onmatch() in the text, into the buffers.  The
+ * text is split by then (hist_actions_split()): the argument ends at
+ * its ')' or at the end of its string.
+ */
 static bool hist_onmatch_text(const struct hist_data *hd, char *system,
 			      char *event, size_t len)
 {
@@ -46,8 +50,8 @@ static bool hist_onmatch_text(const struct hist_data *hd, char *system,
 			continue;
 		p += strlen("onmatch(");
 		dot = strchr(p, '.');
-		end = strchr(p, ')');
-		if (!dot || !end || dot > end || dot - p >= len ||
+		end = strchrnul(p, ')');
+		if (!dot || dot > end || dot - p >= len ||
 		    end - dot - 1 >= len)
 			return false;
 		strscpy(system, p, dot - p + 1);
