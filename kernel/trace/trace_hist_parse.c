@@ -631,12 +631,33 @@ static int hist_parse_vals(const struct hist_parse_ctx *ctx,
 		*hf = probe;
 		hd->n_vals++;
 	}
-	/* nothing to show: ENOENT, the errno scripts see upstream return */
-	if (hd->attrs.no_hitcount && hd->n_vals == 1) {
-		hist_err(ctx, HIST_ERR_NEED_NOHC_VAL, NULL);
-		return -ENOENT;
-	}
 	return 0;
+}
+
+/*
+ * nohitcount needs a value to show: a vals= list with more than the
+ * first plain "hitcount", which hist_parse_vals() takes for vals[0].
+ * Told from the text, before the keys, as upstream refuses it before
+ * them, and with ENOENT, the errno scripts see upstream return.
+ */
+static int hist_check_nohitcount(const struct hist_parse_ctx *ctx,
+				 const struct hist_data *hd)
+{
+	const char *vals = hd->attrs.vals;
+	size_t len;
+
+	if (!hd->attrs.no_hitcount)
+		return 0;
+	if (vals) {
+		vals = skip_spaces(vals);
+		len = strlen(vals);
+		while (len && isspace(vals[len - 1]))
+			len--;
+		if (len != strlen("hitcount") || strncmp(vals, "hitcount", len))
+			return 0;
+	}
+	hist_err(ctx, HIST_ERR_NEED_NOHC_VAL, NULL);
+	return -ENOENT;
 }
 
 /*
@@ -1018,6 +1039,8 @@ struct hist_data *hist_data_parse(const struct hist_parse_ctx *ctx,
 	INIT_LIST_HEAD(&hd->sharer_pins);
 
 	ret = hist_actions_split(ctx, hd);
+	if (!ret)
+		ret = hist_check_nohitcount(ctx, hd);
 	/* keys first: variables of other histograms are looked up by key */
 	if (!ret)
 		ret = hist_parse_keys(ctx, file, hd, hd->attrs.keys);
