@@ -78,9 +78,9 @@ const struct hist_action *hist_save_action(const struct hist_data *hd)
 
 /*
  * A parameter of trace() against the synthetic event's field: the same
- * type, or else the same size and, for a variable, the same sign.  A
- * field of this event fits whatever its sign, as upstream has it: ret,
- * a long, fills a u64.
+ * type, or else the same size and sign.  A field of this event counts
+ * as unsigned, as upstream has it: ret, a long, fills a u64 but not an
+ * s64.
  */
 static bool hist_param_fits(const struct hist_field *hf,
 			    const struct synth_field *sf)
@@ -100,7 +100,7 @@ static bool hist_param_fits(const struct hist_field *hf,
 		if (hf->type && !strcmp(hf->type, sf->type))
 			return true;
 		return hf->size == sf->size &&
-		       (!is_var || hf->is_signed == sf->is_signed);
+		       (is_var && hf->is_signed) == sf->is_signed;
 	}
 }
 
