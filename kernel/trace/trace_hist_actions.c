@@ -252,20 +252,21 @@ static int hist_parse_local_param(const struct hist_parse_ctx *ctx,
 }
 
 /*
- * One parameter of trace() or save(): "$var", "system.event.$var",
- * "field" of this event or "system.event.field" of it or of the
- * matching event.
+ * One parameter of trace() (@is_trace) or save(): "$var",
+ * "system.event.$var", "field" of this event or "system.event.field" of
+ * it or of the matching event.  save() looks a variable up as any
+ * other reference does, and says so when there is none.
  */
 static int hist_parse_param(const struct hist_parse_ctx *ctx,
 			    struct trace_event_file *file,
-			    struct hist_data *hd, char *text,
+			    struct hist_data *hd, char *text, bool is_trace,
 			    struct hist_field *hf)
 {
 	struct trace_event_call *call = file->event_call;
 	char *dot1, *dot2;
 
 	if (strchr(text, '$'))
-		return hist_ref_add(ctx, hd, text, hf, true);
+		return hist_ref_add(ctx, hd, text, hf, is_trace);
 	if (isdigit(*text)) {
 		hist_err(ctx, HIST_ERR_INVALID_PARAM, text);
 		return -EINVAL;
@@ -280,13 +281,6 @@ static int hist_parse_param(const struct hist_parse_ctx *ctx,
 	if (!strcmp(text, call->class->system) &&
 	    !strcmp(dot1 + 1, trace_event_name(call)))
 		return hist_parse_local_param(ctx, file, hd, dot2 + 1, hf);
-	if (!hd->resolve) {
-		*dot1 = '.';
-		*dot2 = '.';
-		hf->fetch = HIST_FETCH_REF;
-		hf->spec = kstrdup(text, GFP_KERNEL);
-		return hf->spec ? 0 : -ENOMEM;
-	}
 	return hist_field_var_param(ctx, hd, text, dot1 + 1, dot2 + 1,
 				    hf);
 }
@@ -318,6 +312,7 @@ static int hist_resolve_params(const struct hist_parse_ctx *ctx,
 		/* before resolving splits the text */
 		name = hist_param_name(act->param_at[i]);
 		ret = hist_parse_param(ctx, file, hd, act->param_at[i],
+				       act->kind == HIST_ACT_TRACE,
 				       &act->params[i]);
 		if (ret)
 			return ret;
@@ -618,22 +613,15 @@ static int hist_resolve_action(const struct hist_parse_ctx *ctx,
 			hist_save_layout(hd, act);
 		return ret;
 	case HIST_ACT_SNAPSHOT:
-		if (hd->resolve) {
-			act->snap_key = kzalloc(TRACING_MAP_KEY_SIZE_MAX,
-						GFP_KERNEL);
-			if (!act->snap_key)
-				return -ENOMEM;
-		}
-		return 0;
+		act->snap_key = kzalloc(TRACING_MAP_KEY_SIZE_MAX, GFP_KERNEL);
+		return act->snap_key ? 0 : -ENOMEM;
 	default:
 		/* the synthetic event first, then its parameters */
-		if (hd->resolve) {
-			se = synth_event_find(act->synth_name);
-			if (!se) {
-				hist_err(ctx, HIST_ERR_SYNTH_EVENT_NOT_FOUND,
-					 act->synth_name);
-				return -EINVAL;
-			}
+		se = synth_event_find(act->synth_name);
+		if (!se) {
+			hist_err(ctx, HIST_ERR_SYNTH_EVENT_NOT_FOUND,
+				 act->synth_name);
+			return -EINVAL;
 		}
 		ret = hist_resolve_params(ctx, file, hd, act, se);
 		if (!ret)
@@ -650,7 +638,9 @@ static int hist_resolve_action(const struct hist_parse_ctx *ctx,
  *	parsed
  *
  * The tracked variables, the synthetic events and the parameters, in
- * the order the actions are written.
+ * the order the actions are written.  A histogram that only names an
+ * existing trigger (!hd->resolve: removal, continue, clear) looks
+ * nothing up, as upstream does not: its actions' text is what matches.
  *
  * Return: 0, -EINVAL (logged), -ENOMEM, or -EAGAIN when @ctx->need
  * names a histogram to make first.
@@ -661,6 +651,8 @@ int hist_actions_resolve(const struct hist_parse_ctx *ctx,
 	unsigned int i;
 	int ret;
 
+	if (!hd->resolve)
+		return 0;
 	for (i = 0; i < hd->n_actions; i++) {
 		ret = hist_resolve_action(ctx, file, hd, hd->actions[i]);
 		if (ret)
