@@ -379,6 +379,8 @@ extern const char * const hist_handler_names[HIST_HANDLERS];
  *	only valid while the command is being parsed
  * @save_var: save: map var of each saved field
  * @save_slot: save: element slot of each saved string, or -1
+ * @save_name: save: the name each saved field is shown by, its parameter
+ *	as written without the spaces around it (a copy of each)
  * @snap_val: snapshot: the value that triggered the last snapshot
  * @snap_key: snapshot: the key of that hit
  * @snap_taken: snapshot: a snapshot was taken
@@ -399,6 +401,7 @@ struct hist_action {
 	char			**param_at;
 	unsigned int		*save_var;
 	int			*save_slot;
+	char			**save_name;
 	u64			snap_val;
 	void			*snap_key;
 	bool			snap_taken;

@@ -374,6 +374,27 @@ static int hist_split_params(const struct hist_parse_ctx *ctx,
 }
 
 /*
+ * The names the hist file shows the saved fields by: each parameter as
+ * written, trimmed, "$" and "system.event." included, as upstream shows
+ * them and tools look for them.
+ */
+static int hist_save_names(struct hist_action *act)
+{
+	unsigned int i;
+
+	act->save_name = kcalloc(act->n_params, sizeof(*act->save_name),
+				 GFP_KERNEL);
+	if (!act->save_name)
+		return -ENOMEM;
+	for (i = 0; i < act->n_params; i++) {
+		act->save_name[i] = kstrdup(act->param_at[i], GFP_KERNEL);
+		if (!act->save_name[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * The actions, by name; a name that is none of them is a synthetic
  * event's, as in "onmatch(...).synth(params)".
  */
@@ -508,6 +529,8 @@ static int hist_split_action(const struct hist_parse_ctx *ctx,
 	/* save()'s parameters are looked at before where it is */
 	if (act->kind == HIST_ACT_SAVE) {
 		ret = hist_split_params(ctx, act, params, false);
+		if (!ret)
+			ret = hist_save_names(act);
 		if (ret)
 			return ret;
 	}
@@ -684,6 +707,9 @@ void hist_actions_free(struct hist_data *hd)
 		kfree(act->param_at);
 		kfree(act->save_var);
 		kfree(act->save_slot);
+		for (j = 0; act->save_name && j < act->n_params; j++)
+			kfree(act->save_name[j]);
+		kfree(act->save_name);
 		kfree(act->snap_key);
 		kfree(act->arg);
 		kfree(act->text);

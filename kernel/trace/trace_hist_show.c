@@ -225,12 +225,12 @@ static void hist_actions_print_elt(struct seq_file *m,
 			/* bounded: a hit may be rewriting the slot */
 			if (save->save_slot[j] >= 0)
 				seq_printf(m, "  %s: %-32.*s",
-					   save->params[j].name,
+					   save->save_name[j],
 					   HIST_SLOT_SIZE - 1,
 					   (char *)(uintptr_t)val);
 			else
 				seq_printf(m, "  %s: %10llu",
-					   save->params[j].name, val);
+					   save->save_name[j], val);
 		}
 	}
 }
