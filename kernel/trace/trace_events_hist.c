@@ -950,15 +950,23 @@ static int hist_cmd_parse(struct event_command *cmd_ops,
 				param_and_filter, NULL);
 }
 
-/* An open of the trigger file with O_TRUNC removes every hist trigger. */
+/*
+ * An open of the trigger file with O_TRUNC removes every hist trigger,
+ * or none: while another histogram reads a variable of one of them, all
+ * stay, and the open still succeeds, as upstream has it.  A trigger that
+ * only reads the variables of others goes.
+ */
 static void hist_cmd_unreg_all(struct trace_event_file *file)
 {
 	struct event_trigger_data *data, *n;
 
 	lockdep_assert_held(&event_mutex);
-	list_for_each_entry_safe(data, n, &file->triggers, list)
+	list_for_each_entry(data, &file->triggers, list)
 		if (data->cmd_ops->trigger_type == ETT_EVENT_HIST &&
-		    !hist_in_use(data))
+		    hist_of(data)->users)
+			return;
+	list_for_each_entry_safe(data, n, &file->triggers, list)
+		if (data->cmd_ops->trigger_type == ETT_EVENT_HIST)
 			hist_detach(data, file);
 }
 
