@@ -322,9 +322,6 @@ static int hist_check_modifier(const struct hist_parse_ctx *ctx,
 	}
 	if ((hf->flags & numeric_only) && !is_number)
 		goto bad;
-	if ((hf->flags & HIST_FIELD_FL_TIMESTAMP_USECS) &&
-	    !(hf->flags & HIST_FIELD_FL_TIMESTAMP))
-		goto bad;
 	if (hf->flags & HIST_FIELD_FL_LOG2)
 		hf->xform = HIST_XFORM_LOG2;
 	else if (hf->flags & HIST_FIELD_FL_BUCKET)
@@ -582,6 +579,27 @@ static void hist_mark_read_once(struct hist_data *hd, struct hist_field *hf)
 		hd->refs[hf->slot].read_once = true;
 }
 
+/*
+ * Two timestamps in different units cannot be combined.  Nor, as
+ * upstream has it, can a field given .usecs (which leaves its number as
+ * it is) and an operand without: the result would claim a unit only one
+ * of them has.
+ */
+static bool hist_units_mismatch(const struct hist_field *a,
+				const struct hist_field *b)
+{
+	unsigned long ts = HIST_FIELD_FL_TIMESTAMP;
+	unsigned long us = HIST_FIELD_FL_TIMESTAMP_USECS;
+	const struct hist_field *with_us;
+
+	if ((a->flags & us) == (b->flags & us))
+		return false;
+	if ((a->flags & ts) && (b->flags & ts))
+		return true;
+	with_us = (a->flags & us) ? a : b;
+	return !(with_us->flags & ts);
+}
+
 static int hist_parse_binary(const struct hist_parse_ctx *ctx,
 			     struct trace_event_file *file,
 			     struct hist_data *hd, char *str, char *sep,
@@ -609,9 +627,7 @@ static int hist_parse_binary(const struct hist_parse_ctx *ctx,
 		return ret;
 	out->operands[1] = b;
 
-	if ((a->flags & HIST_FIELD_FL_TIMESTAMP) &&
-	    (b->flags & HIST_FIELD_FL_TIMESTAMP) &&
-	    (a->flags & units) != (b->flags & units)) {
+	if (hist_units_mismatch(a, b)) {
 		hist_err(ctx, HIST_ERR_TIMESTAMP_MISMATCH, NULL);
 		return -EINVAL;
 	}

@@ -626,7 +626,7 @@ static void hist_test_expr_stack(struct kunit *test)
 static void hist_test_expr_modifiers(struct kunit *test)
 {
 	static const char * const refused[] = {
-		"name.log2", "name.hex", "c.bogus", "a.usecs", "a.execname",
+		"name.log2", "name.hex", "c.bogus", "a.execname",
 		"c.buckets=0", "c.buckets=x", "c.buckets", "a.stacktrace",
 		/* a value is a sum: these only mean something on a key */
 		"c.log2", "c.buckets=10", "c.sym", "c.syscall",
@@ -658,6 +658,12 @@ static void hist_test_expr_modifiers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hf->flags & HIST_FIELD_FL_HEX,
 			HIST_FIELD_FL_HEX);
 	KUNIT_EXPECT_STREQ(test, hf->spec, "a.hex");
+	KUNIT_EXPECT_EQ(test, hist_test_value(env), REC_A);
+
+	/* as upstream: taken on any field, and the number is left alone */
+	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "a.usecs"), 0);
+	KUNIT_EXPECT_EQ(test, hf->xform, HIST_XFORM_NONE);
+	KUNIT_EXPECT_STREQ(test, hf->spec, "a.usecs");
 	KUNIT_EXPECT_EQ(test, hist_test_value(env), REC_A);
 
 	KUNIT_ASSERT_EQ(test, hist_test_parse(env, "common_pid.execname"), 0);
