@@ -456,7 +456,7 @@ static int hist_change_state(const struct hist_parse_ctx *ctx,
 	if (!data) {
 		if (attrs->pause)
 			return 1;	/* a new trigger, created paused */
-		hist_err(ctx, HIST_ERR_TRIGGER_ENOENT_CLEAR, NULL);
+		/* hist_command_run() checks the command, then says so */
 		return -ENOENT;
 	}
 	if (attrs->pause)
@@ -739,14 +739,17 @@ static int hist_check_filter(struct trace_event_file *file,
  * Compile @param, the trigger text without its filter, into *@hdp.  The
  * compiler may ask for a histogram on another event first, to carry a
  * field to an action: it is made, kept in @made, and @param compiled
- * again from @saved, as parsing splits the text in place.  A trigger
- * that may be made has its filter @if_filter parsed before the names
- * its actions use are looked up, so that a command wrong in both is
- * refused for its filter, as upstream refuses it.
+ * again from @saved, as parsing splits the text in place.  References
+ * and actions are resolved for a trigger that may be created, or when
+ * @force_resolve says so; such a trigger has its filter @if_filter
+ * parsed before the names its actions use are looked up, so that a
+ * command wrong in both is refused for its filter, as upstream refuses
+ * it.
  */
 static int hist_compile(struct hist_parse_ctx *ctx,
 			struct trace_event_file *file, bool remove,
-			char *param, const char *saved, const char *if_filter,
+			bool force_resolve, char *param, const char *saved,
+			const char *if_filter,
 			struct hist_made **made, struct hist_data **hdp)
 {
 	struct hist_field_var_need need;
@@ -766,7 +769,8 @@ static int hist_compile(struct hist_parse_ctx *ctx,
 			hist_free_attrs(&attrs);
 			return ret;
 		}
-		resolve = !remove && !attrs.cont && !attrs.clear;
+		resolve = force_resolve ||
+			  (!remove && !attrs.cont && !attrs.clear);
 		hd = hist_data_parse(ctx, file, &attrs, resolve);
 		ret = IS_ERR(hd) ? PTR_ERR(hd) : 0;
 		/* once: it parsed before a histogram was made for a field */
@@ -881,6 +885,30 @@ out_hd:
 }
 
 /*
+ * A cont or clear of a trigger that is not there: the command is checked
+ * whole first, as one that would create a trigger (references, the
+ * filter @if_filter, then actions), and refused for what is wrong in it;
+ * only a command right in all of them is refused with ENOENT, as upstream
+ * has it.
+ */
+static int hist_missing_trigger(struct hist_parse_ctx *ctx,
+				struct trace_event_file *file, char *param,
+				const char *saved, const char *if_filter,
+				struct hist_made **made)
+{
+	struct hist_data *hd;
+	int ret;
+
+	ret = hist_compile(ctx, file, false, true, param, saved, if_filter,
+			   made, &hd);
+	if (ret)
+		return ret;
+	hist_data_destroy(hd);
+	hist_err(ctx, HIST_ERR_TRIGGER_ENOENT_CLEAR, NULL);
+	return -ENOENT;
+}
+
+/*
  * A "hist:..." command on @file: create, remove (@remove), pause,
  * continue or clear a trigger.  A created trigger is returned in
  * *@datap when @datap is given.
@@ -895,6 +923,7 @@ static int hist_command_run(struct trace_event_file *file, bool remove,
 	struct hist_data *hd;
 	char *loc, *cmd_text;
 	unsigned int i;
+	bool missing;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
@@ -925,11 +954,17 @@ static int hist_command_run(struct trace_event_file *file, bool remove,
 	if (!saved)
 		goto out;
 
-	ret = hist_compile(&ctx, file, remove, param, saved, if_filter, &made,
-			   &hd);
-	if (!ret)
-		ret = hist_command_act(&ctx, file, remove, hd, if_filter,
-				       filter, datap);
+	ret = hist_compile(&ctx, file, remove, false, param, saved, if_filter,
+			   &made, &hd);
+	if (ret)
+		goto out;
+	missing = !remove && (hd->attrs.cont || hd->attrs.clear);
+	ret = hist_command_act(&ctx, file, remove, hd, if_filter, filter,
+			       datap);
+	/* hist_change_state() found no trigger to continue or clear */
+	if (ret == -ENOENT && missing)
+		ret = hist_missing_trigger(&ctx, file, param, saved, if_filter,
+					   &made);
 out:
 	/* what was made for a trigger that is not there goes again */
 	for (i = 0; made && i < made->n; i++)
