@@ -514,6 +514,8 @@ enum hist_hit_path {
  *	walks the stack first (struct hist_hit)
  * @resolve: references and actions are being resolved against the
  *	live histograms (false when the text only names a trigger)
+ * @forward_depth: while the values are parsed, how deep a value is in
+ *	the definitions of the variables it reads (hist_ref_add())
  * @users: references to our variables from other histograms; we
  *	cannot be removed while there are any
  * @trigger: the trigger that owns us; each reference to our variables
@@ -571,6 +573,7 @@ struct hist_data {
 	bool				general;
 	bool				walks_stack;
 	bool				resolve;
+	unsigned int			forward_depth;
 	int				users;
 	struct event_trigger_data	*trigger;
 	struct list_head		var_node;
@@ -711,6 +714,7 @@ int hist_actions_resolve(const struct hist_parse_ctx *ctx,
 int hist_handler_of(const char *text);
 int hist_agg_of(const char *word, u32 *pct);
 bool hist_name_reserved(const char *name);
+char *hist_var_def_text(const struct hist_data *hd, const char *name);
 const struct hist_action *hist_save_action(const struct hist_data *hd);
 void hist_actions_free(struct hist_data *hd);
 

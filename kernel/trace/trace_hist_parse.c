@@ -333,11 +333,15 @@ bool hist_name_reserved(const char *name)
 	       (agg >= 0 && agg != HIST_AGG_PCT);
 }
 
-/*
- * The expression of variable @name in the trigger's "name=..." parts,
- * copied, or NULL: keys=$name uses a variable's field as a key.
+/**
+ * hist_var_def_text - the expression of a variable, from the trigger text
+ * @hd: the histogram being built, its variables not parsed yet
+ * @name: the variable's name
+ *
+ * Return: the expression of @name in the trigger's "name=..." parts,
+ * copied (kfree() it), or NULL.
  */
-static char *hist_var_def_text(const struct hist_data *hd, const char *name)
+char *hist_var_def_text(const struct hist_data *hd, const char *name)
 {
 	size_t len = strlen(name);
 	const char *p, *end;
@@ -355,6 +359,20 @@ static char *hist_var_def_text(const struct hist_data *hd, const char *name)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * The field of variable @name, for keys=$name: the keys are parsed after
+ * the variables, whose text is split by then, so the variable's own
+ * canonical text.
+ */
+static char *hist_var_key_text(const struct hist_data *hd, const char *name)
+{
+	int own = hist_var_find_own(hd, name);
+
+	if (own < 0)
+		return NULL;
+	return kstrdup(hd->vars[own].value.spec, GFP_KERNEL);
 }
 
 /*
@@ -388,7 +406,7 @@ static int hist_parse_key(const struct hist_parse_ctx *ctx,
 							   tok) &&
 	     !str_has_prefix(tok, "common_") && strcmp(tok, "stacktrace") &&
 	     strcmp(tok, "hitcount"))) {
-		copy = hist_var_def_text(hd, tok + (*tok == '$'));
+		copy = hist_var_key_text(hd, tok + (*tok == '$'));
 		if (!copy && *tok == '$') {
 			hist_err(ctx, HIST_ERR_INVALID_REF_KEY, tok);
 			return -EINVAL;
@@ -445,7 +463,8 @@ static int hist_parse_keys(const struct hist_parse_ctx *ctx,
 		}
 	}
 	hd->key_size = offset;
-	hd->lookup_size = offset;
+	/* the variables read from other histograms may have set it */
+	hd->lookup_size = max(hd->lookup_size, offset);
 	hd->single_u64_key = hd->n_keys == 1 && !hd->key_in_pad;
 	if (hd->n_keys > HIST_KEY_STACK_WORDS)
 		hd->key_in_pad = true;
@@ -635,27 +654,16 @@ static int hist_parse_vals(const struct hist_parse_ctx *ctx,
 }
 
 /*
- * nohitcount needs a value to show: a vals= list with more than the
- * first plain "hitcount", which hist_parse_vals() takes for vals[0].
- * Told from the text, before the keys, as upstream refuses it before
- * them, and with ENOENT, the errno scripts see upstream return.
+ * nohitcount needs a value to show besides the hit count.  Checked right
+ * after the values, as upstream does, whether they parsed or not: when
+ * none did, upstream logs this too and returns ENOENT, the errno scripts
+ * see.
  */
 static int hist_check_nohitcount(const struct hist_parse_ctx *ctx,
-				 const struct hist_data *hd)
+				 const struct hist_data *hd, int ret)
 {
-	const char *vals = hd->attrs.vals;
-	size_t len;
-
-	if (!hd->attrs.no_hitcount)
-		return 0;
-	if (vals) {
-		vals = skip_spaces(vals);
-		len = strlen(vals);
-		while (len && isspace(vals[len - 1]))
-			len--;
-		if (len != strlen("hitcount") || strncmp(vals, "hitcount", len))
-			return 0;
-	}
+	if (!hd->attrs.no_hitcount || hd->n_vals != 1)
+		return ret;
 	hist_err(ctx, HIST_ERR_NEED_NOHC_VAL, NULL);
 	return -ENOENT;
 }
@@ -1038,16 +1046,21 @@ struct hist_data *hist_data_parse(const struct hist_parse_ctx *ctx,
 	INIT_LIST_HEAD(&hd->var_node);
 	INIT_LIST_HEAD(&hd->sharer_pins);
 
+	/*
+	 * Upstream's order, which decides which error a command with
+	 * several gets: the actions' text, the values (reading the
+	 * variables of this trigger from their text, see hist_ref_add()),
+	 * the variables, the keys.
+	 */
 	ret = hist_actions_split(ctx, hd);
-	if (!ret)
-		ret = hist_check_nohitcount(ctx, hd);
-	/* keys first: variables of other histograms are looked up by key */
-	if (!ret)
-		ret = hist_parse_keys(ctx, file, hd, hd->attrs.keys);
+	if (!ret) {
+		ret = hist_parse_vals(ctx, file, hd, hd->attrs.vals);
+		ret = hist_check_nohitcount(ctx, hd, ret);
+	}
 	if (!ret)
 		ret = hist_vars_parse(ctx, file, hd);
 	if (!ret)
-		ret = hist_parse_vals(ctx, file, hd, hd->attrs.vals);
+		ret = hist_parse_keys(ctx, file, hd, hd->attrs.keys);
 	if (!ret) {
 		hist_number_fields(hd);
 		ret = hist_parse_sort(ctx, hd, sort);

@@ -121,6 +121,45 @@ static void hist_ref_take_type(struct hist_field *hf,
 				     HIST_FIELD_FL_TIMESTAMP_USECS);
 }
 
+/*
+ * A value reading a variable of this trigger: the values are parsed
+ * before the variables, in upstream's order, so the value is the
+ * variable's expression, parsed from the text, shown as "$name".
+ * Return: 0, a negative errno, or 1 if @name is no variable of the
+ * text (or one read through too many others).
+ */
+static int hist_ref_forward(const struct hist_parse_ctx *ctx,
+			    struct hist_data *hd, const char *name,
+			    struct hist_field *hf)
+{
+	char *def, *spec;
+	int ret;
+
+	/* a few deep at most: the parse recurses on the kernel stack */
+	if (hd->forward_depth >= HIST_SUBEXPR_MAX)
+		return 1;
+	def = hist_var_def_text(hd, name);
+	if (!def)
+		return 1;
+	spec = kasprintf(GFP_KERNEL, "$%s", name);
+	if (!spec) {
+		kfree(def);
+		return -ENOMEM;
+	}
+	hd->forward_depth++;
+	ret = hist_parse_expr(ctx, hd->event_file, hd, def, hf);
+	hd->forward_depth--;
+	kfree(def);
+	if (ret) {
+		kfree(spec);
+		return ret;
+	}
+	kfree(hf->spec);
+	hf->spec = spec;
+	hf->name = spec + 1;
+	return 0;
+}
+
 /**
  * hist_ref_add - parse a variable reference
  * @ctx: the command, for error_log
@@ -141,9 +180,14 @@ int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 	char *name = strchr(text, '$') + 1;
 	struct hist_data *owner;
 	unsigned int idx, i;
-	int own;
+	int own, ret;
 
 	text = strim(text);
+	if (name - 1 == text && *name && hist_var_find_own(hd, name) < 0) {
+		ret = hist_ref_forward(ctx, hd, name, hf);
+		if (ret <= 0)
+			return ret;
+	}
 	hf->flags |= HIST_FIELD_FL_VAR_REF;
 	hf->spec = kstrdup(text, GFP_KERNEL);
 	if (!hf->spec)
@@ -268,7 +312,7 @@ int hist_var_define(const struct hist_parse_ctx *ctx,
  * hist_vars_parse - define the variables of the trigger text
  * @ctx: the command, for error_log
  * @file: the event
- * @hd: the histogram being built: keys parsed, values not yet
+ * @hd: the histogram being built: values parsed, keys not yet
  *
  * Each "name=expression" outside keys= and vals= (several may share a
  * part, separated by commas) becomes a variable, in the order written.
