@@ -1183,15 +1183,76 @@ void hist_data_destroy(struct hist_data *hd)
 	kfree(hd);
 }
 
-static bool hist_fields_compatible(const struct hist_field *a,
-				   const struct hist_field *b)
+/* Two optional strings, NULL equal only to NULL. */
+static bool hist_str_same(const char *a, const char *b)
 {
-	return a->fetch == b->fetch && a->xform == b->xform &&
-	       a->offset == b->offset && a->size == b->size &&
-	       a->is_signed == b->is_signed && a->flags == b->flags &&
-	       a->buckets == b->buckets && a->loglin_shift == b->loglin_shift &&
-	       a->agg == b->agg && a->pct == b->pct &&
-	       !strcmp(a->spec, b->spec);
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * Do two fields read the same bytes of their records in the same way,
+ * and do the same with them?  A field is named by its text, which on
+ * another event may mean another field: what counts is where it is, how
+ * wide, of what type and kind, and so on down an expression's operands.
+ */
+static bool hist_fields_same(const struct hist_field *a,
+			     const struct hist_field *b)
+{
+	unsigned int i;
+
+	if (a->fetch != b->fetch || a->xform != b->xform ||
+	    a->is_signed != b->is_signed || a->offset != b->offset ||
+	    a->size != b->size || a->key_offset != b->key_offset ||
+	    a->key_size != b->key_size || a->map_idx != b->map_idx ||
+	    a->flags != b->flags || a->buckets != b->buckets ||
+	    a->op != b->op || a->div_shift != b->div_shift ||
+	    a->constant != b->constant || a->divisor != b->divisor ||
+	    a->slot != b->slot || a->agg != b->agg ||
+	    a->update != b->update || a->loglin_shift != b->loglin_shift ||
+	    a->agg_mask != b->agg_mask || a->pct != b->pct ||
+	    a->pct_at != b->pct_at)
+		return false;
+	if (!hist_str_same(a->name, b->name) ||
+	    !hist_str_same(a->type, b->type) ||
+	    !hist_str_same(a->spec, b->spec) ||
+	    !hist_str_same(a->var_name, b->var_name))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(a->operands); i++) {
+		if (!a->operands[i] != !b->operands[i])
+			return false;
+		if (a->operands[i] &&
+		    !hist_fields_same(a->operands[i], b->operands[i]))
+			return false;
+	}
+	return true;
+}
+
+static bool hist_vars_same(const struct hist_var *a, const struct hist_var *b)
+{
+	return !strcmp(a->name, b->name) && a->map_idx == b->map_idx &&
+	       a->str_slot == b->str_slot &&
+	       hist_fields_same(&a->value, &b->value);
+}
+
+static bool hist_actions_same(const struct hist_action *a,
+			      const struct hist_action *b)
+{
+	unsigned int i;
+
+	if (a->handler != b->handler || a->kind != b->kind ||
+	    a->tracked != b->tracked || a->track_var != b->track_var ||
+	    a->synth != b->synth || a->n_params != b->n_params ||
+	    !hist_str_same(a->text, b->text) || !hist_str_same(a->arg, b->arg))
+		return false;
+	for (i = 0; i < a->n_params; i++) {
+		if (!hist_fields_same(&a->params[i], &b->params[i]))
+			return false;
+		if (a->kind == HIST_ACT_SAVE &&
+		    (a->save_var[i] != b->save_var[i] ||
+		     a->save_slot[i] != b->save_slot[i]))
+			return false;
+	}
+	return true;
 }
 
 /**
@@ -1199,8 +1260,14 @@ static bool hist_fields_compatible(const struct hist_field *a,
  * @a: one histogram
  * @b: the other
  *
- * name= shares a map between triggers on different events; that only
- * works when both read the same keys and values the same way.
+ * name= shares a histogram between triggers on different events: the
+ * hits of each then run the plan of the one that made it, on their own
+ * event's records.  That is only sound when both plans are the same in
+ * everything the hit path reads and does: the keys and values, the
+ * variables, the operands of every expression, the references, and
+ * the actions and their parameters.  The same text is not enough: a
+ * field of that name may be another type, or elsewhere in the record,
+ * on the other event.
  *
  * Return: true if they are interchangeable.
  */
@@ -1210,13 +1277,32 @@ bool hist_data_compatible(const struct hist_data *a,
 	unsigned int i;
 
 	if (a->n_keys != b->n_keys || a->n_vals != b->n_vals ||
-	    strcmp(a->match, b->match))
+	    a->n_vars != b->n_vars || a->n_refs != b->n_refs ||
+	    a->n_actions != b->n_actions || a->n_sums != b->n_sums ||
+	    a->n_map_vars != b->n_map_vars ||
+	    a->n_str_slots != b->n_str_slots ||
+	    a->key_size != b->key_size || a->lookup_size != b->lookup_size ||
+	    a->pct_bytes != b->pct_bytes || a->general != b->general ||
+	    a->walks_stack != b->walks_stack ||
+	    a->uses_timestamp != b->uses_timestamp ||
+	    a->needs_comm != b->needs_comm || strcmp(a->match, b->match))
 		return false;
 	for (i = 0; i < a->n_keys; i++)
-		if (!hist_fields_compatible(&a->keys[i], &b->keys[i]))
+		if (!hist_fields_same(&a->keys[i], &b->keys[i]))
 			return false;
 	for (i = 0; i < a->n_vals; i++)
-		if (!hist_fields_compatible(&a->vals[i], &b->vals[i]))
+		if (!hist_fields_same(&a->vals[i], &b->vals[i]))
+			return false;
+	for (i = 0; i < a->n_vars; i++)
+		if (!hist_vars_same(&a->vars[i], &b->vars[i]))
+			return false;
+	for (i = 0; i < a->n_refs; i++)
+		if (a->refs[i].hd != b->refs[i].hd ||
+		    a->refs[i].var != b->refs[i].var ||
+		    a->refs[i].read_once != b->refs[i].read_once)
+			return false;
+	for (i = 0; i < a->n_actions; i++)
+		if (!hist_actions_same(a->actions[i], b->actions[i]))
 			return false;
 	return true;
 }
