@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the guest (see run.sh): ftracetest over the given tests, with
 # every per-test log kept in /run/io/ftrace for scripts/results.py
-# (guest-init.sh then scans for leaks on a kmemleak kernel).
+# (guest-init.sh then scans for leaks on a kmemleak kernel), and in
+# /run/io/ftrace/left-behind what ftracetest's last reset could not
+# remove (see left_behind below).
 #
 # ftracetest traces every shell command of a test into its log, one write
 # per line, and /run/io is 9p: each write a round trip to QEMU on the
@@ -71,9 +73,38 @@ cp /bin/sleep /tmp/ftlog-wait
 	done
 ) &
 copier=$!
+# What ftracetest's last reset (finish_ftrace) could not remove: dynamic
+# events, instances, and the triggers of the events set_event lists (the
+# only ones that can hold one: see reset_trigger in test.d/functions),
+# at the top and in each instance. Nothing, when every test cleaned up.
+# When a test left a mess that failed the reset of the tests after it,
+# check.sh names it with this (results.py --dirty).
+left_behind() {
+	t=/sys/kernel/tracing
+	if [ -r $t/dynamic_events ]; then
+		while IFS= read -r line; do
+			case $line in \#* | '') ;; *) echo "dynamic_events: $line" ;; esac
+		done <$t/dynamic_events
+	fi
+	for d in "$t" "$t"/instances/*; do
+		[ -r "$d/set_event" ] || continue
+		p=
+		[ "$d" = $t ] || p=instances/${d##*/}/
+		[ -z "$p" ] || echo "instance: ${d##*/}"
+		while IFS= read -r ev; do
+			while IFS= read -r line; do
+				case $line in
+				\#* | '') ;;
+				*) echo "${p}events/${ev%%:*}/${ev#*:}/trigger: $line" ;;
+				esac
+			done <"$d/events/${ev%%:*}/${ev#*:}/trigger"
+		done <"$d/set_event"
+	done
+}
 # shellcheck disable=SC2086
 ./ftracetest -K -k -l "$logs" $opts "$@"
 status=$?
+left_behind >"$logs/left-behind" 2>&1
 kill "$copier" 2>/dev/null
 wait "$copier" 2>/dev/null
 copy_logs

@@ -19,6 +19,18 @@ run.sh results are in
 IO/guest-K (several at once), or in IO itself. RESULT is pass, xfail, unsupported or untested; anything but
 pass must say why. With --reference (the upstream kernel's file), fail is
 allowed too: a test of ours that checks what upstream does not do.
+
+A test that leaves what ftracetest's reset cannot remove (a trigger that
+cannot go, an event still in use) fails the reset before every later
+test of its guest. --dirty GUEST finds the first reset that failed in
+GUEST's logs; the test that ran before it left the mess. It writes
+GUEST/ftrace/left-dirty (that test's ID on the first line, then the
+failed reset and what the guest's last reset could not remove, which
+guest-check.sh keeps in GUEST/ftrace/left-behind), moves the logs of
+every later run, and of every other run of the same files, to
+GUEST/ftrace/dirty/, and prints those files, which check.sh runs again
+in a fresh guest. The results then give that test the result
+left-dirty, which no expected file may list.
 """
 
 import argparse
@@ -96,6 +108,92 @@ def ftrace_results(logdir):
 					res = FTRACE_RESULTS.get(m.group(2), 'undefined')
 					cases[int(m.group(1))][1] = res
 	return {tid: (res or 'unfinished', log) for tid, res, log in cases.values()}
+
+
+def reset_failed(log, path):
+	"""True if the case whose log is LOG failed in ftracetest's reset
+	(initialize_ftrace, under set -e), before it sourced its test file
+	PATH, which the set -x trace shows as "+ . PATH"."""
+	with open(log, errors='replace') as f:
+		return f'+ . {path}\n' not in f
+
+
+def test_file(path):
+	"""test.d/... of a test file's path as ftracetest's log names it."""
+	return 'test.d/' + path.split('/test.d/', 1)[-1]
+
+
+def left_dirty(guest):
+	"""--dirty: see the top. Returns the test files to run again."""
+	logdir = os.path.join(guest, 'ftrace')
+	cases = ftrace_cases(logdir)
+	results = ftrace_results(logdir)
+	first = None
+	for num in sorted(cases):
+		tid, log = cases[num]
+		if results.get(tid, ('',))[0] != 'fail':
+			continue
+		with open(log, errors='replace') as f:
+			path = f.readline().split(': ', 1)[-1].strip()
+		if reset_failed(log, path):
+			first = num
+			break
+	if first is None:
+		return []
+
+	def file_of(num):
+		with open(cases[num][1], errors='replace') as f:
+			return test_file(f.readline().split(': ', 1)[-1].strip())
+
+	culprit = cases[first - 1][0] if first - 1 in cases else '-'
+	culprit_file = file_of(first - 1) if first - 1 in cases else None
+	rerun = []
+	for num in sorted(cases):
+		if num >= first and file_of(num) not in rerun + [culprit_file]:
+			rerun.append(file_of(num))
+	moved = [num for num in cases if num >= first or file_of(num) in rerun]
+	gone = os.path.join(logdir, 'dirty')
+	os.makedirs(gone, exist_ok=True)
+	try:
+		with open(os.path.join(logdir, 'left-behind'), errors='replace') as f:
+			left = f.read().splitlines()
+	except OSError:
+		left = []
+	guest_name = os.path.basename(os.path.normpath(guest))
+	with open(os.path.join(logdir, 'left-dirty'), 'w') as f:
+		f.write(f'{culprit}\n')
+		if culprit == '-':
+			f.write(f'The tracing state was dirty before the first test of {guest_name}.\n')
+		else:
+			f.write(f'{culprit} left the tracing state dirty.\n')
+		f.write(f'The reset before {cases[first][0]} failed; its log ends:\n')
+		f.write(''.join('    ' + l for l in tail(cases[first][1], 4).splitlines(True)))
+		f.write('Left at the end of the guest, after ftracetest\'s last reset:\n')
+		f.write(''.join(f'    {l}\n' for l in left) or '    (nothing)\n')
+		f.write(f'Not counted here, run again in a fresh guest ({len(moved)} runs, logs in ftrace/dirty/):\n')
+		f.write(''.join(f'    {t}\n' for t in rerun) or '    (nothing)\n')
+	for num in moved:
+		log = cases[num][1]
+		os.rename(log, os.path.join(gone, os.path.basename(log)))
+	return rerun
+
+
+def dirty_guests(io):
+	"""(ID, note file) for each guest that a test left dirty: the
+	ID of that test, or harness:clean-start-GUEST when the guest was
+	dirty before its first test."""
+	found = []
+	for g in guest_dirs(io):
+		note = os.path.join(g, 'ftrace', 'left-dirty')
+		if not os.path.exists(note):
+			continue
+		with open(note, errors='replace') as f:
+			culprit = f.readline().strip()
+		if culprit == '-':
+			culprit = 'harness:clean-start-' + \
+				os.path.basename(os.path.normpath(g))
+		found.append((culprit, note))
+	return found
 
 
 def ftrace_times(logdir):
@@ -236,7 +334,7 @@ def tail(path, lines=40):
 
 def main():
 	ap = argparse.ArgumentParser()
-	ap.add_argument('--io', required=True, help='the guest run results dir')
+	ap.add_argument('--io', help='the guest run results dir')
 	ap.add_argument('--expected')
 	ap.add_argument('--kunit-py')
 	ap.add_argument('--reference', action='store_true',
@@ -250,11 +348,20 @@ def main():
 			'not asked to run (the debug set)')
 	ap.add_argument('--write', action='store_true',
 			help='print the results in the expected-file format')
+	ap.add_argument('--dirty', metavar='GUEST',
+			help='find the test that left GUEST dirty, set aside '
+			'the runs after it and print the files to run again')
 	ap.add_argument('--times', action='store_true',
 			help='print how long each test took, "ID SECONDS" '
 			'(check.sh balances its guests by them)')
 	args = ap.parse_args()
 
+	if args.dirty:
+		for t in left_dirty(args.dirty):
+			print(t)
+		return 0
+	if not args.io:
+		ap.error('--io is needed unless --dirty')
 	if args.times:
 		for tid, secs in sorted(run_times(args.io).items()):
 			print(f'{tid} {secs:.0f}')
@@ -285,6 +392,13 @@ def main():
 		if args.select and not re.search(args.select, tid):
 			return False
 		return not (args.omit and re.search(args.omit, tid))
+
+	# A test that left its guest dirty gets a result of its own, which
+	# no expected file can list: it always fails the check, and its
+	# MISMATCH shows what it left. A run of its file that came after
+	# it was set aside, and did not run.
+	for culprit, note in dirty_guests(args.io):
+		got[culprit] = ('left-dirty', note)
 
 	passed = skipped = 0
 	bad = []

@@ -202,5 +202,65 @@ expect "diff: a record that stops early is a difference" \
 	"diff-check: 1 steps, 1 differences explained, 1 unexplained (seed 7) [1]" \
 	"$(diffcmp "$tmp/o1" "$tmp/r3")"
 
+# results.py --dirty: a test left what ftracetest's reset cannot remove,
+# and the reset failed before each run after it (c.tc left it: d.tc's
+# reset failed, b.tc failed by itself). The runs from d.tc on, and the
+# earlier run of a.tc, whose instance run came after, are set aside and
+# their files run again, in order, but not c.tc: it gets the result
+# left-dirty, and its instance run, set aside, did not run.
+ft_case() { # DIR N RESULT [instance] TEST: a case's log and result
+	local d=$1/ftrace n=$2 res=$3 inst='' t
+	shift 3
+	[ "$1" != instance ] || { inst=' (instance) '; shift; }
+	t=/x/ftrace/test.d/trigger/$1
+	mkdir -p "$d"
+	[ -f "$d/ftracetest.log" ] || printf 'Thu Jan  1 00:00:00 UTC 2026\n' >"$d/ftracetest.log"
+	printf '[%s]%s%s\t[%s]\n' "$n" "$inst" "$1" "$res" >>"$d/ftracetest.log"
+	{
+		echo "execute$inst: $t"
+		echo "+ initialize_ftrace"
+		if [ "$res" = RESET ]; then
+			echo "sh: 1: echo: echo: I/O error"
+		else
+			echo "+ . $t"
+		fi
+	} >"$d/$n-$1-log.x"
+	[ "$res" != RESET ] || sed -i "\$s/\[RESET\]/[FAIL]/" "$d/ftracetest.log"
+}
+g=$tmp/dirty/guest-0
+ft_case "$g" 1 PASS a.tc
+ft_case "$g" 2 FAIL b.tc
+ft_case "$g" 3 PASS c.tc
+ft_case "$g" 4 RESET d.tc
+ft_case "$g" 5 RESET instance a.tc
+ft_case "$g" 6 RESET instance c.tc
+echo 'dynamic_events: s:synthetic/left u64 lat' >"$g/ftrace/left-behind"
+expect "results.py --dirty: the files to run again" \
+	"test.d/trigger/d.tc
+test.d/trigger/a.tc" "$(python3 "$TOP/scripts/results.py" --dirty "$g")"
+expect "results.py --dirty: what is set aside" "1-a.tc-log.x 4-d.tc-log.x 5-a.tc-log.x 6-c.tc-log.x" \
+	"$(cd "$g/ftrace/dirty" && echo *)"
+expect "results.py --dirty: once" "" "$(python3 "$TOP/scripts/results.py" --dirty "$g")"
+ft_case "$tmp/dirty/guest-0-r1" 1 PASS d.tc
+ft_case "$tmp/dirty/guest-0-r1" 2 PASS a.tc
+ft_case "$tmp/dirty/guest-0-r1" 3 PASS instance a.tc
+printf 'ftrace:trigger/%s pass\n' a.tc a.tc:instance c.tc c.tc:instance d.tc >"$tmp/dirty.txt"
+echo 'ftrace:trigger/b.tc fail -- made up' >>"$tmp/dirty.txt"
+got=$(python3 "$TOP/scripts/results.py" --io "$tmp/dirty" --reference \
+	--expected "$tmp/dirty.txt" --kunit-py /dev/null |
+	grep -E '^  [a-z]|^MISMATCH|^tests|^(ftrace:.* dirty|    dyn)' || true)
+expect "results.py: the test that left its guest dirty" \
+	"  pass         ftrace:trigger/a.tc
+  pass         ftrace:trigger/a.tc:instance
+  fail         ftrace:trigger/b.tc
+  left-dirty   ftrace:trigger/c.tc
+  did-not-run  ftrace:trigger/c.tc:instance
+  pass         ftrace:trigger/d.tc
+MISMATCH ftrace:trigger/c.tc: got left-dirty, expected pass
+ftrace:trigger/c.tc left the tracing state dirty.
+    dynamic_events: s:synthetic/left u64 lat
+MISMATCH ftrace:trigger/c.tc:instance: got did-not-run, expected pass
+tests: 3 passed, 2 failed, 1 skipped" "$got"
+
 echo "selftest: $passed passed, $failed failed"
 [ "$failed" = 0 ] || exit 1
