@@ -764,6 +764,8 @@ enum {
 	HIST_ERR_EVENT_FILE_NOT_FOUND,
 	HIST_ERR_HIST_NOT_FOUND,
 	HIST_ERR_HIST_CREATE_FAIL,
+	HIST_ERR_FIELD_VAR_PARSE_FAIL,
+	HIST_ERR_FIELD_VAR_CREATE_FAIL,
 	HIST_ERR_SYNTH_EVENT_NOT_FOUND,
 	HIST_ERR_SYNTH_TYPE_MISMATCH,
 	HIST_ERR_SYNTH_COUNT_MISMATCH,
@@ -1158,6 +1160,26 @@ static inline u64 hist_extreme_mask(bool is_min, bool is_signed)
 	u64 mask = is_signed ? BIT_ULL(63) : 0;
 
 	return is_min ? ~mask : mask;
+}
+
+/**
+ * hist_event_field_unreadable - a record field no hist can take
+ * @field: a field of an event
+ *
+ * A number is read from the record as 1, 2, 4 or 8 bytes.  A probe event
+ * can declare a field of any other size (u8[3], char[5], u16[6]), and
+ * every field a probe declares is FILTER_OTHER, strings included: read
+ * as a number, it would take bytes of the next field, or of what lies
+ * past the record.  Upstream refuses such a field wherever a hist uses
+ * it, and so do we.
+ *
+ * Return: true for a FILTER_OTHER field of a size but 1, 2, 4 or 8.
+ */
+static inline bool
+hist_event_field_unreadable(const struct ftrace_event_field *field)
+{
+	return field->filter_type == FILTER_OTHER &&
+	       (field->size > sizeof(u64) || !is_power_of_2(field->size));
 }
 
 /**

@@ -237,16 +237,30 @@ out:
 	return ret;
 }
 
-/* A field of this event as a parameter. */
+/*
+ * A field of this event as a parameter.  One no hist can read is refused
+ * as upstream refuses it, where it tries to make a field variable of it:
+ * save() with ENOMEM and two entries, trace() with EINVAL and one.
+ */
 static int hist_parse_local_param(const struct hist_parse_ctx *ctx,
 				  struct trace_event_file *file,
 				  struct hist_data *hd, char *text,
-				  struct hist_field *hf)
+				  bool is_trace, struct hist_field *hf)
 {
+	struct ftrace_event_field *field;
+
 	/* not a field a parameter can name: a variable carries it */
 	if (!strcmp(text, "common_comm")) {
 		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, text);
 		return -EINVAL;
+	}
+	field = trace_find_event_field(file->event_call, text);
+	if (field && hist_event_field_unreadable(field)) {
+		hist_err(ctx, HIST_ERR_FIELD_VAR_PARSE_FAIL, text);
+		if (is_trace)
+			return -EINVAL;
+		hist_err(ctx, HIST_ERR_FIELD_VAR_CREATE_FAIL, text);
+		return -ENOMEM;
 	}
 	return hist_parse_field(ctx, file, hd, hf, text, false);
 }
@@ -274,13 +288,15 @@ static int hist_parse_param(const struct hist_parse_ctx *ctx,
 	dot1 = strchr(text, '.');
 	dot2 = dot1 ? strchr(dot1 + 1, '.') : NULL;
 	if (!dot2)
-		return hist_parse_local_param(ctx, file, hd, text, hf);
+		return hist_parse_local_param(ctx, file, hd, text, is_trace,
+					      hf);
 
 	*dot1 = '\0';
 	*dot2 = '\0';
 	if (!strcmp(text, call->class->system) &&
 	    !strcmp(dot1 + 1, trace_event_name(call)))
-		return hist_parse_local_param(ctx, file, hd, dot2 + 1, hf);
+		return hist_parse_local_param(ctx, file, hd, dot2 + 1,
+					      is_trace, hf);
 	return hist_field_var_param(ctx, hd, text, dot1 + 1, dot2 + 1,
 				    hf);
 }

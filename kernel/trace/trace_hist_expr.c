@@ -244,6 +244,9 @@ static int hist_resolve_event_field(const struct hist_parse_ctx *ctx,
 		hf->size = HIST_STR_MAX;
 		return 0;
 	default:
+		/* upstream makes no hist field of it, and logs nothing */
+		if (hist_event_field_unreadable(field))
+			return -ENOMEM;
 		if (field->size > sizeof(u64))
 			break;
 		hf->fetch = hist_fetch_for_int(field->size, field->is_signed);
