@@ -1183,6 +1183,25 @@ hist_event_field_unreadable(const struct ftrace_event_field *field)
 }
 
 /**
+ * hist_val_prints_signed - a value is shown as a signed decimal number
+ * @hf: the value
+ *
+ * A sum prints unsigned, as upstream's always has, and so does anything
+ * shown in hex, as a percentage or as a bar.  Sorting on a value follows
+ * the same rule, so that the entries come in the order of the numbers
+ * printed.
+ *
+ * Return: true for a signed field's aggregate other than a sum, printed
+ * as a plain number.
+ */
+static inline bool hist_val_prints_signed(const struct hist_field *hf)
+{
+	return hf->is_signed && hf->agg != HIST_AGG_SUM &&
+	       !(hf->flags & (HIST_FIELD_FL_HEX | HIST_FIELD_FL_PERCENT |
+			      HIST_FIELD_FL_GRAPH));
+}
+
+/**
  * hist_fetch - the number a key, value or operand gives for this hit
  * @hd: its histogram
  * @hf: the field

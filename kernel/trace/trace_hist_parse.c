@@ -699,7 +699,7 @@ static void hist_sort_by(struct hist_data *hd, struct tracing_map_sort_key *sk,
 {
 	if (hf >= hd->vals && hf < hd->vals + hd->n_vals) {
 		sk->from_snapshot = true;
-		sk->snapshot_signed = hf->is_signed;
+		sk->snapshot_signed = hist_val_prints_signed(hf);
 		sk->field_idx = hf - hd->vals;
 	} else {
 		sk->field_idx = hf->map_idx;

@@ -188,8 +188,7 @@ static void hist_print_val(struct seq_file *m, const struct hist_field *hf,
 		seq_printf(m, " %s: %20s", name, bar);
 	} else if (hf->flags & HIST_FIELD_FL_HEX) {
 		seq_printf(m, " %s: %10llx", name, val);
-	} else if (hf->agg != HIST_AGG_SUM && hf->is_signed) {
-		/* a sum prints unsigned, as upstream's always did */
+	} else if (hist_val_prints_signed(hf)) {
 		seq_printf(m, " %s: %10lld", name, val);
 	} else {
 		seq_printf(m, " %s: %10llu", name, val);
