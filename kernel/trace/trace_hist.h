@@ -326,9 +326,10 @@ struct hist_ref {
  * @refs: values of the references, by hist_field.slot
  * @vars: values this hit gave the histogram's variables
  * @stack: the stack of the event's context, walked once by the hit
- *	function itself when a variable or save() keeps it
+ *	function itself when a variable, save() or trace() keeps it
  *	(hist_data.walks_stack): a walk from hist_slot_store() would keep
- *	frames of ours
+ *	frames of ours.  The two words before it are what a trace()
+ *	parameter passes on (see hist_walk_stack())
  * @n_stack: entries in @stack
  *
  * @refs and @vars point at arrays only the general hit path sets up:
@@ -909,6 +910,7 @@ struct hist_stack_walk {
 	unsigned long	*entries;
 	unsigned int	n;
 	unsigned int	skip;
+	unsigned int	max;
 };
 
 bool hist_stack_entry(void *cookie, unsigned long addr);
@@ -916,31 +918,38 @@ bool hist_stack_entry(void *cookie, unsigned long addr);
 
 /**
  * hist_stack_save - walk the stack of the event's context
- * @entries: room for HIST_STACKTRACE_DEPTH entries
+ * @entries: room for @max entries
+ * @skip: the frames of ours to leave out: HIST_STACK_SKIP, or one fewer
+ *	to keep the frame a trace() parameter shows first
+ *	(hist_walk_stack())
+ * @max: the most entries to store
  *
- * The frames of the tracing code are skipped, so that the first entry is
- * the event's caller: this must be inlined into the hit path's own
- * frames.  Where the architecture has arch_stack_walk(), the walk is
- * started here, writing each entry where it belongs: stack_trace_save()
- * would add its own frame to unwind, and its copy of the entries.
+ * With HIST_STACK_SKIP, the frames of the tracing code are skipped, so
+ * that the first entry is the one upstream's walk for a key or a
+ * variable gives: this must be inlined into the hit path's own frames.
+ * Where the architecture has arch_stack_walk(), the walk is started
+ * here, writing each entry where it belongs: stack_trace_save() would
+ * add its own frame to unwind, and its copy of the entries.
  *
  * Context: the hit path.
  * Return: the number of entries stored.
  */
-static __always_inline unsigned int hist_stack_save(unsigned long *entries)
+static __always_inline unsigned int hist_stack_save(unsigned long *entries,
+						    unsigned int skip,
+						    unsigned int max)
 {
 #ifdef CONFIG_ARCH_STACKWALK
 	struct hist_stack_walk walk = {
 		.entries	= entries,
-		.skip		= HIST_STACK_SKIP,
+		.skip		= skip,
+		.max		= max,
 	};
 
 	arch_stack_walk(hist_stack_entry, &walk, current, NULL);
 	return walk.n;
 #else
 	/* its walk reports stack_trace_save() itself, and skips it */
-	return stack_trace_save(entries, HIST_STACKTRACE_DEPTH,
-				HIST_STACK_SKIP);
+	return stack_trace_save(entries, max, skip);
 #endif
 }
 

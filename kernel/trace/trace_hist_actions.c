@@ -634,6 +634,7 @@ static int hist_resolve_action(const struct hist_parse_ctx *ctx,
 			       struct hist_data *hd, struct hist_action *act)
 {
 	struct synth_event *se = NULL;
+	unsigned int i;
 	int ret;
 
 	if (act->handler != HIST_ONMATCH) {
@@ -663,9 +664,13 @@ static int hist_resolve_action(const struct hist_parse_ctx *ctx,
 			return -EINVAL;
 		}
 		ret = hist_resolve_params(ctx, file, hd, act, se);
-		if (!ret)
-			act->synth = se;
-		return ret;
+		if (ret)
+			return ret;
+		act->synth = se;
+		for (i = 0; i < act->n_params; i++)
+			if (act->params[i].fetch == HIST_FETCH_STACK)
+				hd->walks_stack = true;
+		return 0;
 	}
 }
 

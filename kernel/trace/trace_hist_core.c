@@ -23,7 +23,7 @@
  * @addr: a return address, from the innermost frame out
  *
  * Context: the hit path.
- * Return: false once HIST_STACKTRACE_DEPTH entries are stored.
+ * Return: false once the walk's most entries are stored.
  */
 bool hist_stack_entry(void *cookie, unsigned long addr)
 {
@@ -34,7 +34,7 @@ bool hist_stack_entry(void *cookie, unsigned long addr)
 		return true;
 	}
 	walk->entries[walk->n++] = addr;
-	return walk->n < HIST_STACKTRACE_DEPTH;
+	return walk->n < walk->max;
 }
 #endif
 
@@ -298,6 +298,9 @@ u64 hist_eval(const struct hist_data *hd, const struct hist_field *hf,
 		}
 		b = hist_fetch(hd, hf->operands[1], hit);
 		return hist_apply(hf->op, a, b);
+	case HIST_FETCH_STACK:
+		/* a trace() parameter: its count, then its entries */
+		return (uintptr_t)(hit->stack - 2);
 	default:
 		/*
 		 * A string or a stack of the record: its address.  Whoever

@@ -40,7 +40,7 @@ static __always_inline void hist_key_bytes(const struct hist_field *hf,
 	const void *src;
 
 	if (hf->fetch == HIST_FETCH_STACK) {
-		hist_stack_save(dst);
+		hist_stack_save(dst, HIST_STACK_SKIP, HIST_STACKTRACE_DEPTH);
 		return;
 	}
 	src = hist_field_bytes(hf, rec, &len);
@@ -185,11 +185,12 @@ static __always_inline void hist_update_vals(const struct hist_data *hd,
 
 /*
  * @stack holds the walk of a general hit that keeps its stack
- * (hist_data.walks_stack), not the hit's own frame: see hist_general().
+ * (hist_data.walks_stack), not the hit's own frame: see hist_general()
+ * and hist_walk_stack() for its layout.
  */
 struct hist_key_pad {
 	u64		key[TRACING_MAP_KEY_SIZE_MAX / sizeof(u64)];
-	unsigned long	stack[HIST_STACKTRACE_DEPTH];
+	unsigned long	stack[2 + HIST_STACKTRACE_DEPTH];
 };
 
 static DEFINE_PER_CPU(struct hist_key_pad[HIST_KEY_PADS], hist_key_pads);
@@ -238,12 +239,25 @@ static unsigned long *hist_key_pad_stack(void)
 static __always_inline void hist_walk_stack(struct hist_data *hd,
 					    struct hist_hit *hit)
 {
+	unsigned long *walk = hist_key_pad_stack();
+	unsigned int n;
+
 	memset(hit->refs + hd->n_refs, 0,
 	       (HIST_REFS_MAX - hd->n_refs) * sizeof(u64));
 	memset(hit->vars, 0, HIST_VARS_MAX * sizeof(u64));
 	hit->n_stack = 0;
-	hit->stack = hist_key_pad_stack();
-	hit->n_stack = hist_stack_save(hit->stack);
+	hit->stack = walk + 2;
+	/*
+	 * Upstream walks for a trace() parameter from one frame further in
+	 * than for a key or a variable, so its stack starts with one more
+	 * frame.  One walk serves both: from walk + 1, one frame fewer
+	 * skipped; @stack starts after that frame, and walk[0] counts the
+	 * entries from walk + 1 on, as a synthetic event reads a stack.
+	 */
+	n = hist_stack_save(walk + 1, HIST_STACK_SKIP - 1,
+			    HIST_STACKTRACE_DEPTH + 1);
+	hit->n_stack = n ? n - 1 : 0;
+	walk[0] = min_t(unsigned int, n, HIST_STACKTRACE_DEPTH);
 }
 
 /*
