@@ -1054,12 +1054,33 @@ static bool hist_enable_count(struct event_trigger_data *data,
 	return true;
 }
 
+/*
+ * An open of the trigger file with O_TRUNC removes the enable_hist and
+ * disable_hist triggers too, as upstream's do.  The generic removal
+ * takes the first trigger of the same type and target event: the first
+ * one left, which is the one found, each time round.
+ */
+static void hist_enable_unreg_all(struct trace_event_file *file)
+{
+	struct event_trigger_data *data;
+
+	lockdep_assert_held(&event_mutex);
+again:
+	list_for_each_entry(data, &file->triggers, list) {
+		if (data->cmd_ops->trigger_type == ETT_HIST_ENABLE) {
+			data->cmd_ops->unreg(NULL, data, file);
+			goto again;
+		}
+	}
+}
+
 static struct event_command hist_enable_command = {
 	.name		= ENABLE_HIST_STR,
 	.trigger_type	= ETT_HIST_ENABLE,
 	.parse		= event_enable_trigger_parse,
 	.reg		= event_enable_register_trigger,
 	.unreg		= event_enable_unregister_trigger,
+	.unreg_all	= hist_enable_unreg_all,
 	.set_filter	= set_trigger_filter,
 	.trigger	= hist_enable_hit,
 	.count_func	= hist_enable_count,
