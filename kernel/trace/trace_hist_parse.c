@@ -655,14 +655,13 @@ static int hist_parse_vals(const struct hist_parse_ctx *ctx,
 
 /*
  * nohitcount needs a value to show besides the hit count.  Checked right
- * after the values, as upstream does, whether they parsed or not: when
- * none did, upstream logs this too and returns ENOENT, the errno scripts
- * see.
+ * after the values parsed, as upstream does, and refused with ENOENT,
+ * the errno scripts see.
  */
 static int hist_check_nohitcount(const struct hist_parse_ctx *ctx,
 				 const struct hist_data *hd, int ret)
 {
-	if (!hd->attrs.no_hitcount || hd->n_vals != 1)
+	if (ret || !hd->attrs.no_hitcount || hd->n_vals != 1)
 		return ret;
 	hist_err(ctx, HIST_ERR_NEED_NOHC_VAL, NULL);
 	return -ENOENT;
@@ -1013,7 +1012,8 @@ char *hist_spec_text(const struct hist_data *hd, unsigned int parts)
  *	without it the histogram only serves to find an existing trigger
  *	with the same text
  *
- * The text of the actions, then keys, variables, values and sort keys.
+ * The text of the actions, then values, variables, keys and sort keys,
+ * in upstream's order.
  * hist_data_finish() completes the histogram: the life cycle parses
  * the trigger's filter in between, as upstream does.  The map comes
  * later, from hist_data_make_map(), once it is known that a trigger is
