@@ -374,7 +374,9 @@ extern const char * const hist_handler_names[HIST_HANDLERS];
  * @synth: trace: the synthetic event generated (its ->ref held)
  * @synth_name: trace: its name, in the copy of the command; only valid
  *	while the command is being parsed
- * @n_params: number of @params (and of the three arrays after it)
+ * @n_params: number of @params, @param_at, @save_var, @save_slot and
+ *	@save_name entries in use (the first four have room for
+ *	HIST_PARAMS_MAX at most, counted from the text)
  * @params: trace: the synthetic event's values; save: the fields saved
  * @param_at: the text of each parameter, in the copy of the command;
  *	only valid while the command is being parsed
@@ -515,8 +517,6 @@ enum hist_hit_path {
  *	walks the stack first (struct hist_hit)
  * @resolve: references and actions are being resolved against the
  *	live histograms (false when the text only names a trigger)
- * @forward_depth: while the values are parsed, how deep a value is in
- *	the definitions of the variables it reads (hist_ref_add())
  * @users: references to our variables from other histograms; we
  *	cannot be removed while there are any
  * @trigger: the trigger that owns us; each reference to our variables
@@ -574,7 +574,6 @@ struct hist_data {
 	bool				general;
 	bool				walks_stack;
 	bool				resolve;
-	unsigned int			forward_depth;
 	int				users;
 	struct event_trigger_data	*trigger;
 	struct list_head		var_node;

@@ -123,41 +123,30 @@ static void hist_ref_take_type(struct hist_field *hf,
 
 /*
  * A value reading a variable of this trigger: the values are parsed
- * before the variables, in upstream's order, so the value is the
- * variable's expression, parsed from the text, shown as "$name".
- * Return: 0, a negative errno, or 1 if @name is no variable of the
- * text (or one read through too many others).
+ * before the variables, in upstream's order, so, as upstream does, a
+ * variable that is a plain field is read in its place (and shown as
+ * that field); one that is an expression or reads another variable is
+ * not, and the reference is looked up as any other.
+ * Return: 0, a negative errno, or 1 if @name is no such variable of
+ * the text.
  */
 static int hist_ref_forward(const struct hist_parse_ctx *ctx,
 			    struct hist_data *hd, const char *name,
 			    struct hist_field *hf)
 {
-	char *def, *spec;
+	char *def;
 	int ret;
 
-	/* a few deep at most: the parse recurses on the kernel stack */
-	if (hd->forward_depth >= HIST_SUBEXPR_MAX)
-		return 1;
 	def = hist_var_def_text(hd, name);
 	if (!def)
 		return 1;
-	spec = kasprintf(GFP_KERNEL, "$%s", name);
-	if (!spec) {
+	if (strpbrk(def, "+-*/$")) {
 		kfree(def);
-		return -ENOMEM;
+		return 1;
 	}
-	hd->forward_depth++;
 	ret = hist_parse_expr(ctx, hd->event_file, hd, def, hf);
-	hd->forward_depth--;
 	kfree(def);
-	if (ret) {
-		kfree(spec);
-		return ret;
-	}
-	kfree(hf->spec);
-	hf->spec = spec;
-	hf->name = spec + 1;
-	return 0;
+	return ret;
 }
 
 /**
