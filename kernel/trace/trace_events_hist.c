@@ -454,8 +454,9 @@ static int hist_change_state(const struct hist_parse_ctx *ctx,
 	const struct hist_attrs *attrs = &hd->attrs;
 
 	if (!data) {
-		if (attrs->pause)
-			return 1;	/* a new trigger, created paused */
+		/* pause alone: a new trigger, created paused */
+		if (attrs->pause && !attrs->cont && !attrs->clear)
+			return 1;
 		/* hist_command_run() checks the command, then says so */
 		return -ENOENT;
 	}
