@@ -706,8 +706,11 @@ int hist_vars_parse(const struct hist_parse_ctx *ctx,
 int hist_var_define(const struct hist_parse_ctx *ctx,
 		    struct trace_event_file *file, struct hist_data *hd,
 		    char *name, char *expr);
+/* How hist_ref_add() looks a variable up */
+#define HIST_REF_PARAM		BIT(0)	/* trace()'s: "Couldn't find param" */
+#define HIST_REF_NOT_OWN	BIT(1)	/* save()'s: not this trigger's own */
 int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
-		 char *text, struct hist_field *hf, bool is_param);
+		 char *text, struct hist_field *hf, unsigned int how);
 int hist_actions_split(const struct hist_parse_ctx *ctx, struct hist_data *hd);
 int hist_actions_resolve(const struct hist_parse_ctx *ctx,
 			 struct trace_event_file *file, struct hist_data *hd);

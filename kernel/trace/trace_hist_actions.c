@@ -221,7 +221,7 @@ static int hist_field_var_param(const struct hist_parse_ctx *ctx,
 	}
 	/* the reference to the variable, named the way a user would */
 	ref = kasprintf(GFP_KERNEL, "%s.%s.$%s", system, event, var);
-	ret = ref ? hist_ref_add(ctx, hd, ref, hf, true) : -ENOMEM;
+	ret = ref ? hist_ref_add(ctx, hd, ref, hf, HIST_REF_PARAM) : -ENOMEM;
 	kfree(ref);
 	if (!ret) {
 		/* the reference keeps the caret and the name of the field */
@@ -240,7 +240,8 @@ out:
 /*
  * A field of this event as a parameter.  One no hist can read is refused
  * as upstream refuses it, where it tries to make a field variable of it:
- * save() with ENOMEM and two entries, trace() with EINVAL and one.
+ * trace() with EINVAL and an entry, save() with ENOMEM and the entries
+ * of any parameter of save() that fails (hist_resolve_params()).
  */
 static int hist_parse_local_param(const struct hist_parse_ctx *ctx,
 				  struct trace_event_file *file,
@@ -256,11 +257,10 @@ static int hist_parse_local_param(const struct hist_parse_ctx *ctx,
 	}
 	field = trace_find_event_field(file->event_call, text);
 	if (field && hist_event_field_unreadable(field)) {
+		if (!is_trace)
+			return -ENOMEM;
 		hist_err(ctx, HIST_ERR_FIELD_VAR_PARSE_FAIL, text);
-		if (is_trace)
-			return -EINVAL;
-		hist_err(ctx, HIST_ERR_FIELD_VAR_CREATE_FAIL, text);
-		return -ENOMEM;
+		return -EINVAL;
 	}
 	return hist_parse_field(ctx, file, hd, hf, text, false);
 }
@@ -280,7 +280,8 @@ static int hist_parse_param(const struct hist_parse_ctx *ctx,
 	char *dot1, *dot2;
 
 	if (strchr(text, '$'))
-		return hist_ref_add(ctx, hd, text, hf, is_trace);
+		return hist_ref_add(ctx, hd, text, hf,
+				    is_trace ? HIST_REF_PARAM : HIST_REF_NOT_OWN);
 	if (isdigit(*text)) {
 		hist_err(ctx, HIST_ERR_INVALID_PARAM, text);
 		return -EINVAL;
@@ -330,6 +331,13 @@ static int hist_resolve_params(const struct hist_parse_ctx *ctx,
 		ret = hist_parse_param(ctx, file, hd, act->param_at[i],
 				       act->kind == HIST_ACT_TRACE,
 				       &act->params[i]);
+		if (ret && act->kind == HIST_ACT_SAVE) {
+			/* upstream makes a field variable of each */
+			hist_err(ctx, HIST_ERR_FIELD_VAR_PARSE_FAIL,
+				 act->save_name[i]);
+			hist_err(ctx, HIST_ERR_FIELD_VAR_CREATE_FAIL,
+				 act->save_name[i]);
+		}
 		if (ret)
 			return ret;
 		if (se && (i >= se->n_fields ||

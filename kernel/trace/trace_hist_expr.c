@@ -483,7 +483,7 @@ static int hist_parse_atom(const struct hist_parse_ctx *ctx,
 	if (isdigit(*str))
 		return hist_parse_constant(ctx, str, out);
 	if (strchr(str, '$'))
-		return hist_ref_add(ctx, hd, str, out, false);
+		return hist_ref_add(ctx, hd, str, out, 0);
 	return hist_parse_field(ctx, file, hd, out, str, false);
 }
 

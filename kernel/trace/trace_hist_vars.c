@@ -155,8 +155,11 @@ static int hist_ref_forward(const struct hist_parse_ctx *ctx,
  * @hd: the histogram being built
  * @text: "$name" or "system.event.$name", in the copy of the command
  * @hf: zeroed; made a reference
- * @is_param: the reference is an action's parameter (only its own
- *	error is logged when it is not found)
+ * @how: HIST_REF_PARAM for a parameter of trace(), which logs only its
+ *	own error when it is not found; HIST_REF_NOT_OWN for one of save(),
+ *	which, as upstream's, does not see the trigger's own variables
+ *	(upstream looks a save() variable up among the triggers already on
+ *	the event, which this one is not yet)
  *
  * A reference to another histogram is only resolved when @hd->resolve
  * is set; otherwise the text is all that matters.
@@ -164,7 +167,7 @@ static int hist_ref_forward(const struct hist_parse_ctx *ctx,
  * Return: 0, or -EINVAL (logged) or -ENOMEM.
  */
 int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
-		 char *text, struct hist_field *hf, bool is_param)
+		 char *text, struct hist_field *hf, unsigned int how)
 {
 	char *name = strchr(text, '$') + 1;
 	struct hist_data *owner;
@@ -190,7 +193,8 @@ int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 		return -EINVAL;
 	}
 
-	own = name - 1 == text ? hist_var_find_own(hd, name) : -1;
+	own = name - 1 == text && !(how & HIST_REF_NOT_OWN) ?
+	      hist_var_find_own(hd, name) : -1;
 	if (own >= 0) {
 		hf->fetch = HIST_FETCH_OWN_VAR;
 		hf->slot = own;
@@ -201,7 +205,8 @@ int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 	if (!hd->resolve)
 		return 0;
 
-	owner = hist_ref_lookup(ctx, hd, text, name, &idx, is_param);
+	owner = hist_ref_lookup(ctx, hd, text, name, &idx,
+				how & HIST_REF_PARAM);
 	if (IS_ERR(owner))
 		return PTR_ERR(owner);
 	hist_ref_take_type(hf, &owner->vars[idx].value);
