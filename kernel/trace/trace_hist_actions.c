@@ -269,7 +269,8 @@ static int hist_parse_local_param(const struct hist_parse_ctx *ctx,
  * One parameter of trace() (@is_trace) or save(): "$var",
  * "system.event.$var", "field" of this event or "system.event.field" of
  * it or of the matching event.  save() looks a variable up as any
- * other reference does, and says so when there is none.
+ * other reference does but for the trigger's own variables, which
+ * upstream's save() does not see, and says so when there is none.
  */
 static int hist_parse_param(const struct hist_parse_ctx *ctx,
 			    struct trace_event_file *file,
@@ -280,8 +281,8 @@ static int hist_parse_param(const struct hist_parse_ctx *ctx,
 	char *dot1, *dot2;
 
 	if (strchr(text, '$'))
-		return hist_ref_add(ctx, hd, text, hf,
-				    is_trace ? HIST_REF_PARAM : HIST_REF_NOT_OWN);
+		return hist_ref_add(ctx, hd, text, hf, is_trace ?
+				    HIST_REF_PARAM : HIST_REF_NOT_OWN);
 	if (isdigit(*text)) {
 		hist_err(ctx, HIST_ERR_INVALID_PARAM, text);
 		return -EINVAL;
@@ -331,7 +332,8 @@ static int hist_resolve_params(const struct hist_parse_ctx *ctx,
 		ret = hist_parse_param(ctx, file, hd, act->param_at[i],
 				       act->kind == HIST_ACT_TRACE,
 				       &act->params[i]);
-		if (ret && act->kind == HIST_ACT_SAVE) {
+		/* -EAGAIN asks for a histogram to carry a field: no error */
+		if (ret && ret != -EAGAIN && act->kind == HIST_ACT_SAVE) {
 			/* upstream makes a field variable of each */
 			hist_err(ctx, HIST_ERR_FIELD_VAR_PARSE_FAIL,
 				 act->save_name[i]);

@@ -17,9 +17,10 @@
  * keys do.  The hit is dropped when a referenced variable is not set.
  * An expression reads such a variable once: reading it unsets it.
  *
- * Which histogram a plain "$name" means: ours first, then those on the
- * event our onmatch() handler names, then the only one of the trace
- * array that defines it; "system.event.$name" names the event.
+ * Which histogram a plain "$name" means: ours first (but for a
+ * parameter of save()), then those on the event our onmatch() handler
+ * names, then the only one of the trace array that defines it;
+ * "system.event.$name" names the event.
  *
  * Lifetime: the histograms that define variables are on a list, under
  * event_mutex.  A histogram referenced by another one counts it in
