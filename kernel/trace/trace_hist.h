@@ -709,6 +709,7 @@ int hist_var_define(const struct hist_parse_ctx *ctx,
 /* How hist_ref_add() looks a variable up */
 #define HIST_REF_PARAM		BIT(0)	/* trace()'s: "Couldn't find param" */
 #define HIST_REF_NOT_OWN	BIT(1)	/* save()'s: not this trigger's own */
+#define HIST_REF_MATCH_ONLY	BIT(2)	/* after onmatch(): that event only */
 int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 		 char *text, struct hist_field *hf, unsigned int how);
 int hist_actions_split(const struct hist_parse_ctx *ctx, struct hist_data *hd);

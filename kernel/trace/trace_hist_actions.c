@@ -266,23 +266,24 @@ static int hist_parse_local_param(const struct hist_parse_ctx *ctx,
 }
 
 /*
- * One parameter of trace() (@is_trace) or save(): "$var",
- * "system.event.$var", "field" of this event or "system.event.field" of
- * it or of the matching event.  save() looks a variable up as any
- * other reference does but for the trigger's own variables, which
- * upstream's save() does not see, and says so when there is none.
+ * One parameter of trace() or save() (@how: HIST_REF_PARAM for trace(),
+ * see hist_ref_add()): "$var", "system.event.$var", "field" of this
+ * event or "system.event.field" of it or of the matching event.  save()
+ * looks a variable up as any other reference does but for the
+ * trigger's own variables, which upstream's save() does not see, and
+ * says so when there is none.
  */
 static int hist_parse_param(const struct hist_parse_ctx *ctx,
 			    struct trace_event_file *file,
-			    struct hist_data *hd, char *text, bool is_trace,
+			    struct hist_data *hd, char *text, unsigned int how,
 			    struct hist_field *hf)
 {
 	struct trace_event_call *call = file->event_call;
+	bool is_trace = how & HIST_REF_PARAM;
 	char *dot1, *dot2;
 
 	if (strchr(text, '$'))
-		return hist_ref_add(ctx, hd, text, hf, is_trace ?
-				    HIST_REF_PARAM : HIST_REF_NOT_OWN);
+		return hist_ref_add(ctx, hd, text, hf, how);
 	if (isdigit(*text)) {
 		hist_err(ctx, HIST_ERR_INVALID_PARAM, text);
 		return -EINVAL;
@@ -323,14 +324,16 @@ static int hist_resolve_params(const struct hist_parse_ctx *ctx,
 			       const struct synth_event *se)
 {
 	const char *name;
-	unsigned int i;
+	unsigned int how = HIST_REF_NOT_OWN, i;
 	int ret;
 
+	if (act->kind == HIST_ACT_TRACE)
+		how = HIST_REF_PARAM | (act->handler == HIST_ONMATCH ?
+					HIST_REF_MATCH_ONLY : 0);
 	for (i = 0; i < act->n_params; i++) {
 		/* before resolving splits the text */
 		name = hist_param_name(act->param_at[i]);
-		ret = hist_parse_param(ctx, file, hd, act->param_at[i],
-				       act->kind == HIST_ACT_TRACE,
+		ret = hist_parse_param(ctx, file, hd, act->param_at[i], how,
 				       &act->params[i]);
 		/* -EAGAIN asks for a histogram to carry a field: no error */
 		if (ret && ret != -EAGAIN && act->kind == HIST_ACT_SAVE) {

@@ -65,8 +65,9 @@ static bool hist_onmatch_text(const struct hist_data *hd, char *system,
 static struct hist_data *hist_ref_lookup(const struct hist_parse_ctx *ctx,
 					 struct hist_data *hd, char *text,
 					 char *name, unsigned int *idx,
-					 bool is_param)
+					 unsigned int how)
 {
+	bool is_param = how & HIST_REF_PARAM;
 	char system[MAX_EVENT_NAME_LEN], event[MAX_EVENT_NAME_LEN];
 	struct hist_data *owner = NULL;
 	char *dot;
@@ -86,8 +87,11 @@ static struct hist_data *hist_ref_lookup(const struct hist_parse_ctx *ctx,
 	} else if (hist_onmatch_text(hd, system, event, sizeof(system))) {
 		owner = hist_find_on_event(hd->tr, system, event, name, idx);
 	}
-	/* a qualified name means that event and no other */
-	if (!owner && name - 1 == text) {
+	/*
+	 * A qualified name means that event and no other; so does the
+	 * matching event for a parameter of trace() after onmatch().
+	 */
+	if (!owner && name - 1 == text && !(how & HIST_REF_MATCH_ONLY)) {
 		owner = hist_find_unique(hd->tr, name, idx);
 		if (IS_ERR(owner)) {
 			hist_err(ctx, HIST_ERR_VAR_NOT_UNIQUE, name);
@@ -157,7 +161,9 @@ static int hist_ref_forward(const struct hist_parse_ctx *ctx,
  * @text: "$name" or "system.event.$name", in the copy of the command
  * @hf: zeroed; made a reference
  * @how: HIST_REF_PARAM for a parameter of trace(), which logs only its
- *	own error when it is not found; HIST_REF_NOT_OWN for one of save(),
+ *	own error when it is not found, with HIST_REF_MATCH_ONLY after
+ *	onmatch(), where only the trigger's own variables and those on the
+ *	matching event are seen; HIST_REF_NOT_OWN for one of save(),
  *	which, as upstream's, does not see the trigger's own variables
  *	(upstream looks a save() variable up among the triggers already on
  *	the event, which this one is not yet)
@@ -206,8 +212,7 @@ int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 	if (!hd->resolve)
 		return 0;
 
-	owner = hist_ref_lookup(ctx, hd, text, name, &idx,
-				how & HIST_REF_PARAM);
+	owner = hist_ref_lookup(ctx, hd, text, name, &idx, how);
 	if (IS_ERR(owner))
 		return PTR_ERR(owner);
 	hist_ref_take_type(hf, &owner->vars[idx].value);
