@@ -906,9 +906,12 @@ static void hist_spec_body(struct seq_buf *s, const struct hist_data *hd)
 	seq_buf_puts(s, ":sort=");
 	for (i = 0; i < hd->n_sort_keys; i++) {
 		const struct tracing_map_sort_key *sk = &hd->sort_keys[i];
+		const struct hist_field *hf = hd->sort_fields[i];
 
+		/* upstream shows a stack field's key here by its name alone */
 		seq_buf_printf(s, "%s%s%s", i ? "," : "",
-			       hd->sort_fields[i]->spec,
+			       hf->fetch == HIST_FETCH_STACK_FIELD ?
+			       hf->name : hf->spec,
 			       sk->descending ? ".descending" : "");
 	}
 }
