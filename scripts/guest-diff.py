@@ -546,12 +546,13 @@ def write(path, text, trunc=False):
 ERR_HEAD = re.compile(r"^\[\s*[0-9.]+\]\s*")
 
 
-def error_log():
-    """The entries of error_log, without their time stamps: the first,
-    and the ones after it (upstream logs one for every layer a failure
-    passes through)."""
+def error_log(root=""):
+    """The entries of error_log (of the instance ROOT, "instances/x/",
+    where a write to its files logs), without their time stamps: the
+    first, and the ones after it (upstream logs one for every layer a
+    failure passes through)."""
     entries = []
-    for line in slurp("error_log").splitlines():
+    for line in slurp(root + "error_log").splitlines():
         if not line.strip():
             continue
         if not line[0].isspace():
@@ -734,9 +735,10 @@ def take_down():
 def run_step(op, path, text, ep, load):
     out = {}
     if op in ("write", "trunc"):
-        write("error_log", "", trunc=True)
+        root = INST + "/" if path.startswith(INST + "/") else ""
+        write(root + "error_log", "", trunc=True)
         out["rc"] = write(path, text, trunc=(op == "trunc"))
-        err, more = error_log()
+        err, more = error_log(root)
         if err:
             out["err"] = err
         if more:
