@@ -513,7 +513,7 @@ enum hist_hit_path {
  * @lookup_size: key bytes a referenced histogram may compare: the key
  *	buffer is cleared up to here
  * @general: take the general hit path (variables, references, actions)
- * @walks_stack: a variable or a save() keeps common_stacktrace: the hit
+ * @walks_stack: a variable, save() or trace() takes common_stacktrace: the hit
  *	walks the stack first (struct hist_hit)
  * @resolve: references and actions are being resolved against the
  *	live histograms (false when the text only names a trigger)

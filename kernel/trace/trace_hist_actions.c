@@ -345,6 +345,9 @@ static int hist_resolve_params(const struct hist_parse_ctx *ctx,
 		}
 		if (ret)
 			return ret;
+		/* save() or trace() of common_stacktrace: the hit walks it */
+		if (act->params[i].fetch == HIST_FETCH_STACK)
+			hd->walks_stack = true;
 		if (se && (i >= se->n_fields ||
 			   !hist_param_fits(&act->params[i], &se->fields[i]))) {
 			hist_err(ctx, HIST_ERR_SYNTH_TYPE_MISMATCH, name);
@@ -596,8 +599,6 @@ static void hist_save_layout(struct hist_data *hd, struct hist_action *act)
 		act->save_var[i] = hd->n_map_vars++;
 		act->save_slot[i] = hist_field_is_bytes(&act->params[i]) ?
 				    hd->n_str_slots++ : -1;
-		if (act->params[i].fetch == HIST_FETCH_STACK)
-			hd->walks_stack = true;
 	}
 }
 
@@ -647,7 +648,6 @@ static int hist_resolve_action(const struct hist_parse_ctx *ctx,
 			       struct hist_data *hd, struct hist_action *act)
 {
 	struct synth_event *se = NULL;
-	unsigned int i;
 	int ret;
 
 	if (act->handler != HIST_ONMATCH) {
@@ -680,9 +680,6 @@ static int hist_resolve_action(const struct hist_parse_ctx *ctx,
 		if (ret)
 			return ret;
 		act->synth = se;
-		for (i = 0; i < act->n_params; i++)
-			if (act->params[i].fetch == HIST_FETCH_STACK)
-				hd->walks_stack = true;
 		return 0;
 	}
 }
