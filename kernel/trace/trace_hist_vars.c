@@ -105,10 +105,11 @@ static struct hist_data *hist_ref_lookup(const struct hist_parse_ctx *ctx,
 	if (!owner) {
 		/*
 		 * The entries upstream leaves, which tools may look for:
-		 * not a variable, and then not a field either.
+		 * not a variable, and then not a field either, that one
+		 * at the "$" even when "system.event." is in front.
 		 */
 		hist_err(ctx, HIST_ERR_VAR_NOT_FOUND, name);
-		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, text);
+		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, name - 1);
 		return ERR_PTR(-EINVAL);
 	}
 	return owner;
