@@ -740,12 +740,12 @@ static int hist_check_filter(struct trace_event_file *file,
  * Compile @param, the trigger text without its filter, into *@hdp.  The
  * compiler may ask for a histogram on another event first, to carry a
  * field to an action: it is made, kept in @made, and @param compiled
- * again from @saved, as parsing splits the text in place.  References
- * and actions are resolved for a trigger that may be created, or when
- * @force_resolve says so; such a trigger has its filter @if_filter
- * parsed before the names its actions use are looked up, so that a
- * command wrong in both is refused for its filter, as upstream refuses
- * it.
+ * again from @saved, as parsing splits the text in place.  Actions are
+ * resolved for a trigger that may be created, or when @force_resolve
+ * says so.  Every command, a removal too, has its filter @if_filter
+ * parsed after its text and before the names its actions use are
+ * looked up, so that a command wrong in both is refused for its
+ * filter, as upstream refuses it.
  */
 static int hist_compile(struct hist_parse_ctx *ctx,
 			struct trace_event_file *file, bool remove,
@@ -775,7 +775,7 @@ static int hist_compile(struct hist_parse_ctx *ctx,
 		hd = hist_data_parse(ctx, file, &attrs, resolve);
 		ret = IS_ERR(hd) ? PTR_ERR(hd) : 0;
 		/* once: it parsed before a histogram was made for a field */
-		if (!ret && resolve && if_filter && !*made) {
+		if (!ret && if_filter && !*made) {
 			ret = hist_check_filter(file, if_filter);
 			if (ret)
 				hist_data_destroy(hd);

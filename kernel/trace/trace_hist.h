@@ -515,8 +515,10 @@ enum hist_hit_path {
  * @general: take the general hit path (variables, references, actions)
  * @walks_stack: a variable, save() or trace() takes common_stacktrace: the hit
  *	walks the stack first (struct hist_hit)
- * @resolve: references and actions are being resolved against the
- *	live histograms (false when the text only names a trigger)
+ * @resolve: actions are resolved, and variables checked against those of
+ *	the event's other triggers, for a trigger that may be created
+ *	(false when the text only names a trigger to remove, continue
+ *	or clear; references to other histograms are looked up either way)
  * @users: references to our variables from other histograms; we
  *	cannot be removed while there are any
  * @trigger: the trigger that owns us; each reference to our variables

@@ -461,8 +461,7 @@ static int hist_check_match_event(const struct hist_parse_ctx *ctx,
 		return -EINVAL;
 	}
 	*dot = '\0';
-	if (!*arg || !dot[1] ||
-	    (hd->resolve && !__find_event_file(hd->tr, arg, dot + 1))) {
+	if (!*arg || !dot[1] || !__find_event_file(hd->tr, arg, dot + 1)) {
 		hist_err(ctx, HIST_ERR_INVALID_SUBSYS_EVENT, dot + 1);
 		return -EINVAL;
 	}
@@ -693,8 +692,8 @@ static int hist_resolve_action(const struct hist_parse_ctx *ctx,
  *
  * The tracked variables, the synthetic events and the parameters, in
  * the order the actions are written.  A histogram that only names an
- * existing trigger (!hd->resolve: removal, continue, clear) looks
- * nothing up, as upstream does not: its actions' text is what matches.
+ * existing trigger (!hd->resolve: removal, continue, clear) looks none
+ * of them up, as upstream does not: its actions' text is what matches.
  *
  * Return: 0, -EINVAL (logged), -ENOMEM, or -EAGAIN when @ctx->need
  * names a histogram to make first.

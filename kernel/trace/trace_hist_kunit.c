@@ -138,6 +138,12 @@ static int hist_test_init(struct kunit *test)
 	env->call.class = &env->class;
 	env->call.name = "hist_kunit";
 	env->file.event_call = &env->call;
+	/*
+	 * The top-level trace array, as a trigger file has one: a command
+	 * looks the events and the variables it names up there.  KUnit
+	 * runs at boot, before anything can put a trigger on it.
+	 */
+	env->file.tr = top_trace_array();
 
 	env->hd->event_file = &env->file;
 	INIT_LIST_HEAD(&env->hd->var_node);

@@ -1010,10 +1010,12 @@ char *hist_spec_text(const struct hist_data *hd, unsigned int parts)
  * @file: the event the trigger is written to
  * @attrs: parsed by hist_parse_attrs(); ownership of its allocations
  *	moves to the new hist_data, even on error (@attrs is cleared)
- * @resolve: resolve references and actions against the live histograms
- *	and synthetic events, as a trigger that may be created must;
- *	without it the histogram only serves to find an existing trigger
- *	with the same text
+ * @resolve: resolve actions against the live histograms and synthetic
+ *	events, and check that no other trigger of the event defines its
+ *	variables, as a trigger that may be created must; without it the
+ *	histogram only serves to find an existing trigger with the same
+ *	text.  Either way, as upstream checks a removal too, the variables
+ *	it reads and onmatch()'s event must exist
  *
  * The text of the actions, then values, variables, keys and sort keys,
  * in upstream's order.

@@ -169,8 +169,10 @@ static int hist_ref_forward(const struct hist_parse_ctx *ctx,
  *	(upstream looks a save() variable up among the triggers already on
  *	the event, which this one is not yet)
  *
- * A reference to another histogram is only resolved when @hd->resolve
- * is set; otherwise the text is all that matters.
+ * A reference to another histogram is looked up even when the command
+ * only names a trigger (!@hd->resolve), as upstream looks up those of a
+ * removal: it is refused when no such variable is there.  No reference
+ * is taken: hist_attach() does that.
  *
  * Return: 0, or -EINVAL (logged) or -ENOMEM.
  */
@@ -210,9 +212,6 @@ int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 		return 0;
 	}
 	hf->fetch = HIST_FETCH_REF;
-	if (!hd->resolve)
-		return 0;
-
 	owner = hist_ref_lookup(ctx, hd, text, name, &idx, how);
 	if (IS_ERR(owner))
 		return PTR_ERR(owner);
