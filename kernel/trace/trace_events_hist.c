@@ -580,13 +580,35 @@ out_event:
 }
 
 /*
- * Make @data share the histogram called @name, or own a new one of
- * that name.  On success @hd is no longer ours if it was not used.
+ * The trigger owning the histogram that @hd names, NULL if there is
+ * none, or an ERR_PTR (logged) when @hd may not join it.
  *
  * The shared histogram keeps using the event file and trace_array of
  * the trigger that made it.  An instance is removed with no regard for
  * triggers elsewhere, so a sharer in another instance would outlive
  * both: a name is joined only from the instance that holds it.
+ */
+static struct event_trigger_data *
+hist_named_owner(const struct hist_parse_ctx *ctx, const struct hist_data *hd)
+{
+	struct event_trigger_data *owner = find_named_trigger(hd->attrs.name);
+
+	if (!owner)
+		return NULL;
+	if (hist_of(owner)->tr != hd->tr) {
+		hist_err(ctx, HIST_ERR_NAMED_OTHER_INSTANCE, hd->attrs.name_at);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!hist_data_compatible(hist_of(owner), hd)) {
+		hist_err(ctx, HIST_ERR_NAMED_MISMATCH, hd->attrs.name_at);
+		return ERR_PTR(-EINVAL);
+	}
+	return owner;
+}
+
+/*
+ * Make @data share the histogram called @name, or own a new one of
+ * that name.  On success @hd is no longer ours if it was not used.
  */
 static int hist_join_named(const struct hist_parse_ctx *ctx,
 			   struct trace_event_file *file,
@@ -598,19 +620,12 @@ static int hist_join_named(const struct hist_parse_ctx *ctx,
 	struct hist_sharer_pin *pin;
 	int ret;
 
-	owner = find_named_trigger(name);
+	owner = hist_named_owner(ctx, *hd);
+	if (IS_ERR(owner))
+		return PTR_ERR(owner);
 	if (!owner)
 		return save_named_trigger(name, data);
 
-	if (hist_of(owner)->tr != (*hd)->tr) {
-		hist_err(ctx, HIST_ERR_NAMED_OTHER_INSTANCE,
-			 (*hd)->attrs.name_at);
-		return -EINVAL;
-	}
-	if (!hist_data_compatible(hist_of(owner), *hd)) {
-		hist_err(ctx, HIST_ERR_NAMED_MISMATCH, (*hd)->attrs.name_at);
-		return -EINVAL;
-	}
 	pin = kzalloc(sizeof(*pin), GFP_KERNEL);
 	if (!pin)
 		return -ENOMEM;
@@ -888,9 +903,9 @@ out_hd:
 /*
  * A cont or clear of a trigger that is not there: the command is checked
  * whole first, as one that would create a trigger (references, the
- * filter @if_filter, then actions), and refused for what is wrong in it;
- * only a command right in all of them is refused with ENOENT, as upstream
- * has it.
+ * filter @if_filter, actions, then the named histogram it would join),
+ * and refused for what is wrong in it; only a command right in all of
+ * them is refused with ENOENT, as upstream has it.
  */
 static int hist_missing_trigger(struct hist_parse_ctx *ctx,
 				struct trace_event_file *file, char *param,
@@ -904,7 +919,11 @@ static int hist_missing_trigger(struct hist_parse_ctx *ctx,
 			   made, &hd);
 	if (ret)
 		return ret;
+	if (hd->attrs.name)
+		ret = PTR_ERR_OR_ZERO(hist_named_owner(ctx, hd));
 	hist_data_destroy(hd);
+	if (ret)
+		return ret;
 	hist_err(ctx, HIST_ERR_TRIGGER_ENOENT_CLEAR, NULL);
 	return -ENOENT;
 }
