@@ -397,9 +397,29 @@ case $mode in
 	;;
 esac
 
+# The differential tester's sample (make diff-check): DIFF_N steps
+# (default 2000) on ours and on the reference, from a seed that is the
+# commit's, so that every landing tries new inputs and a failure replays
+# with make diff-check N=... SEED=... (the reference kernel is built for
+# it here, its own phase).
+diff_sample() {
+	local seed
+	seed=${DIFF_SEED:-$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo 1)}
+	phase build-ref "$TOP/scripts/build.sh" ref || {
+		echo "diff: 0 passed, 1 failed"
+		return
+	}
+	if DIFF_BUILT=1 N=${DIFF_N:-2000} SEED=$seed "$TOP/scripts/diff-check.sh"; then
+		echo "diff: 1 passed, 0 failed"
+	else
+		echo "diff: 0 passed, 1 failed"
+	fi
+}
+
 if [ "$mode" = ours ] && [ -z "$select" ]; then
 	count < <(phase lint "$TOP/scripts/lint.sh" 2>&1 || true)
 	count < <(phase series "$TOP/scripts/series-check.sh" 2>&1 || true)
+	count < <(phase diff diff_sample 2>&1 || true)
 	count < <(phase userspace "$TOP/scripts/userspace.sh" 2>&1 || true)
 	count < <(phase selftest "$TOP/scripts/selftest.sh" 2>&1 || true)
 fi
