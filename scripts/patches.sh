@@ -31,7 +31,30 @@ git -C "$BASE" format-patch -q -B --zero-commit --no-signature --cover-letter \
 	-o "$out" pristine..series
 cover=$(ls "$out"/0000-*)
 subject=$(head -n 1 "$TOP/scripts/cover-letter.txt")
-tail -n +3 "$TOP/scripts/cover-letter.txt" >"$BUILD/cover.blurb"
+# The letter's list of what the differential tester lets differ from
+# 6.12 is made from scripts/diff-intended.txt, in place of the line
+# "@DIFF_INTENDED@": one item per entry, its name and its reason, so
+# that the letter lists every difference the tester allows.
+python3 - "$TOP/scripts/cover-letter.txt" "$TOP/scripts/diff-intended.txt" \
+	>"$BUILD/cover.blurb" <<'EOF'
+import sys, textwrap
+letter, intended = sys.argv[1:]
+items, name = [], None
+for line in open(intended):
+	if line.startswith("["):
+		name = line.strip()[1:-1]
+	elif line.startswith("reason:") and name:
+		items.append(textwrap.fill("%s: %s" % (name, line[7:].strip()),
+					   width=72, initial_indent=" - ",
+					   subsequent_indent="   ",
+					   break_on_hyphens=False))
+		name = None
+lines = open(letter).read().split("\n")[2:]
+if "@DIFF_INTENDED@" not in lines:
+	sys.exit("cover-letter.txt: no @DIFF_INTENDED@ line")
+print("\n".join("\n".join(items) if l == "@DIFF_INTENDED@" else l
+		for l in lines), end="")
+EOF
 sed -i -e "s/\*\*\* SUBJECT HERE \*\*\*/$subject/" \
 	-e "/\*\*\* BLURB HERE \*\*\*/{r $BUILD/cover.blurb
 d}" "$cover"
