@@ -703,6 +703,8 @@ int hist_parse_field(const struct hist_parse_ctx *ctx,
 int hist_parse_expr(const struct hist_parse_ctx *ctx,
 		    struct trace_event_file *file, struct hist_data *hd,
 		    char *text, struct hist_field *out);
+int hist_vars_check_form(const struct hist_parse_ctx *ctx,
+			 const struct hist_data *hd);
 int hist_vars_parse(const struct hist_parse_ctx *ctx,
 		    struct trace_event_file *file, struct hist_data *hd);
 int hist_var_define(const struct hist_parse_ctx *ctx,

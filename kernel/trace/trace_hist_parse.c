@@ -1053,11 +1053,13 @@ struct hist_data *hist_data_parse(const struct hist_parse_ctx *ctx,
 
 	/*
 	 * Upstream's order, which decides which error a command with
-	 * several gets: the actions' text, the values (reading the
-	 * variables of this trigger from their text, see hist_ref_add()),
-	 * the variables, the keys.
+	 * several gets: the actions' text, the form of the variable
+	 * definitions, the values (reading the variables of this trigger
+	 * from their text, see hist_ref_add()), the variables, the keys.
 	 */
 	ret = hist_actions_split(ctx, hd);
+	if (!ret)
+		ret = hist_vars_check_form(ctx, hd);
 	if (!ret) {
 		ret = hist_parse_vals(ctx, file, hd, hd->attrs.vals);
 		ret = hist_check_nohitcount(ctx, hd, ret);

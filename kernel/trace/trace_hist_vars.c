@@ -308,11 +308,73 @@ int hist_var_define(const struct hist_parse_ctx *ctx,
 	return 0;
 }
 
+/*
+ * Log @err at @part, a "name=expression" of a comma-separated list, as
+ * upstream logs it: at the first occurrence of the name alone (all of
+ * @part when it has no "=").  The text is cut there for the search and
+ * put back.
+ */
+static void hist_var_part_err(const struct hist_parse_ctx *ctx,
+			      unsigned int err, char *part)
+{
+	char *end = strpbrk(part, ",=");
+	char saved;
+
+	if (!end) {
+		hist_err(ctx, err, part);
+		return;
+	}
+	saved = *end;
+	*end = '\0';
+	hist_err(ctx, err, part);
+	*end = saved;
+}
+
+/**
+ * hist_vars_check_form - check the form of the variable definitions
+ * @ctx: the command, for error_log
+ * @hd: the histogram being built, before its values
+ *
+ * Upstream splits the definitions before it parses the values, and
+ * refuses a command there for a part without "=" or for more variables
+ * than a map holds: such a command is refused for that, whatever else
+ * is wrong in it.  Nothing is split here; hist_vars_parse() does that.
+ *
+ * Return: 0, or -EINVAL (logged).
+ */
+int hist_vars_check_form(const struct hist_parse_ctx *ctx,
+			 const struct hist_data *hd)
+{
+	unsigned int i, n = 0;
+	char *part, *comma;
+
+	for (i = 0; i < hd->attrs.n_var_defs; i++) {
+		for (part = hd->attrs.var_defs[i]; part;
+		     part = comma ? comma + 1 : NULL) {
+			comma = strchr(part, ',');
+			if (!memchr(part, '=',
+				    comma ? comma - part : strlen(part))) {
+				hist_var_part_err(ctx,
+						  HIST_ERR_MALFORMED_ASSIGNMENT,
+						  part);
+				return -EINVAL;
+			}
+			if (++n > HIST_VARS_MAX) {
+				hist_var_part_err(ctx, HIST_ERR_TOO_MANY_VARS,
+						  part);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
 /**
  * hist_vars_parse - define the variables of the trigger text
  * @ctx: the command, for error_log
  * @file: the event
- * @hd: the histogram being built: values parsed, keys not yet
+ * @hd: the histogram being built: values parsed, keys not yet, the
+ *	form of the definitions checked by hist_vars_check_form()
  *
  * Each "name=expression" outside keys= and vals= (several may share a
  * part, separated by commas) becomes a variable, in the order written.
@@ -329,12 +391,8 @@ int hist_vars_parse(const struct hist_parse_ctx *ctx,
 	for (i = 0; i < hd->attrs.n_var_defs; i++) {
 		def = hd->attrs.var_defs[i];
 		while ((part = strsep(&def, ",")) != NULL) {
+			/* hist_vars_check_form() found one in each part */
 			eq = strchr(part, '=');
-			if (!eq) {
-				hist_err(ctx, HIST_ERR_MALFORMED_ASSIGNMENT,
-					 part);
-				return -EINVAL;
-			}
 			*eq = '\0';
 			ret = hist_var_define(ctx, file, hd, strim(part),
 					      eq + 1);
