@@ -962,7 +962,7 @@ static int hist_command_run(struct trace_event_file *file, bool remove,
 	if (!text || !loc || !cmd_text)
 		goto out;
 	ctx = (struct hist_parse_ctx){ .tr = file->tr, .loc = loc,
-				       .cmd = cmd_text };
+				       .cmd = cmd_text, .remove = remove };
 	if_filter = hist_split_filter(text);
 	param = strim(text);
 	if (if_filter) {

@@ -624,12 +624,15 @@ struct hist_field_var_need {
  * @cmd: the command as written, for error_log (the caret goes under
  *	the first occurrence in it of the text an error is about)
  * @need: where the compiler asks for a field-variable histogram
+ * @remove: the command removes a trigger ("!hist:..."): as upstream, its
+ *	variables are not checked against each other or other triggers'
  */
 struct hist_parse_ctx {
 	struct trace_array		*tr;
 	const char			*loc;
 	const char			*cmd;
 	struct hist_field_var_need	*need;
+	bool				remove;
 };
 
 /* The parts hist_spec_text() prints, in the order it prints them. */

@@ -272,7 +272,7 @@ int hist_var_define(const struct hist_parse_ctx *ctx,
 		hist_err(ctx, HIST_ERR_EMPTY_ASSIGNMENT, name);
 		return -EINVAL;
 	}
-	if (hist_var_find_own(hd, name) >= 0) {
+	if (!ctx->remove && hist_var_find_own(hd, name) >= 0) {
 		/* the caret marks the first definition */
 		hist_err(ctx, HIST_ERR_DUPLICATE_VAR,
 			 hd->vars[hist_var_find_own(hd, name)].def);
