@@ -431,21 +431,26 @@ struct hist_data *hist_find_unique(struct trace_array *tr, const char *var,
 }
 
 /**
- * hist_var_on_event - does a histogram on the same event define a variable
+ * hist_var_on_event - does a hist trigger on the same event define a variable
  * @hd: the histogram being built
  * @name: the variable's name
  *
+ * Every hist trigger on @hd's event counts, as upstream has it: one that
+ * shares a named histogram made on another event brings that
+ * histogram's variables here.
+ *
  * Context: event_mutex held.
- * Return: true if a live histogram on @hd's event defines @name.
+ * Return: true if the histogram of a hist trigger on @hd's event
+ * defines @name.
  */
 bool hist_var_on_event(const struct hist_data *hd, const char *name)
 {
-	struct hist_data *other;
+	struct event_trigger_data *data;
 
 	lockdep_assert_held(&event_mutex);
-	list_for_each_entry(other, &hist_var_hists, var_node)
-		if (other->event_file == hd->event_file &&
-		    hist_var_find_own(other, name) >= 0)
+	list_for_each_entry(data, &hd->event_file->triggers, list)
+		if (data->cmd_ops->trigger_type == ETT_EVENT_HIST &&
+		    hist_var_find_own(data->private_data, name) >= 0)
 			return true;
 	return false;
 }

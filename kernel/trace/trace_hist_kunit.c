@@ -144,6 +144,7 @@ static int hist_test_init(struct kunit *test)
 	 * runs at boot, before anything can put a trigger on it.
 	 */
 	env->file.tr = top_trace_array();
+	INIT_LIST_HEAD(&env->file.triggers);
 
 	env->hd->event_file = &env->file;
 	INIT_LIST_HEAD(&env->hd->var_node);
