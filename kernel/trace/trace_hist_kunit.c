@@ -140,13 +140,15 @@ static int hist_test_init(struct kunit *test)
 	env->file.event_call = &env->call;
 	/*
 	 * The top-level trace array, as a trigger file has one: a command
-	 * looks the events and the variables it names up there.  KUnit
-	 * runs at boot, before anything can put a trigger on it.
+	 * looks the events and the variables it names up there, among
+	 * triggers that boot parameters or a user may have set, so every
+	 * parse below holds event_mutex.
 	 */
 	env->file.tr = top_trace_array();
 	INIT_LIST_HEAD(&env->file.triggers);
 
 	env->hd->event_file = &env->file;
+	env->hd->tr = env->file.tr;
 	INIT_LIST_HEAD(&env->hd->var_node);
 	INIT_LIST_HEAD(&env->hd->sharer_pins);
 
@@ -181,26 +183,38 @@ static void hist_test_exit(struct kunit *test)
 
 /*
  * Parse @expr into env->hf from a fresh writable copy, as a trigger's
- * text would be, releasing what the previous parse left there.
+ * text would be, releasing what the previous parse left there. A "$name"
+ * operand is looked up among the histograms of every event, a list that
+ * event_mutex guards: held here as a write to a trigger file holds it.
  */
 static int hist_test_parse(struct hist_test_env *env, const char *expr)
 {
+	int ret;
+
 	hist_field_release(&env->hf);
 	strscpy(env->text, expr);
 	strscpy(env->cmd, expr);
-	return hist_parse_expr(&env->ctx, &env->file, env->hd, env->text,
-			       &env->hf);
+	mutex_lock(&event_mutex);
+	ret = hist_parse_expr(&env->ctx, &env->file, env->hd, env->text,
+			      &env->hf);
+	mutex_unlock(&event_mutex);
+	return ret;
 }
 
 /* Parse one field operand into env->hf, as a key or as a value. */
 static int hist_test_parse_field(struct hist_test_env *env, const char *text,
 				 bool is_key)
 {
+	int ret;
+
 	hist_field_release(&env->hf);
 	strscpy(env->text, text);
 	strscpy(env->cmd, text);
-	return hist_parse_field(&env->ctx, &env->file, env->hd, &env->hf,
-				env->text, is_key);
+	mutex_lock(&event_mutex);
+	ret = hist_parse_field(&env->ctx, &env->file, env->hd, &env->hf,
+			       env->text, is_key);
+	mutex_unlock(&event_mutex);
+	return ret;
 }
 
 /* The value env->hf has for the current record, as the hit path reads it. */
