@@ -581,7 +581,8 @@ out_event:
 
 /*
  * The trigger owning the histogram that @hd names, NULL if there is
- * none, or an ERR_PTR (logged) when @hd may not join it.
+ * none, or an ERR_PTR (logged) when @hd does not match it or, when it
+ * would @join it, may not.
  *
  * The shared histogram keeps using the event file and trace_array of
  * the trigger that made it.  An instance is removed with no regard for
@@ -589,13 +590,14 @@ out_event:
  * both: a name is joined only from the instance that holds it.
  */
 static struct event_trigger_data *
-hist_named_owner(const struct hist_parse_ctx *ctx, const struct hist_data *hd)
+hist_named_owner(const struct hist_parse_ctx *ctx, const struct hist_data *hd,
+		 bool join)
 {
 	struct event_trigger_data *owner = find_named_trigger(hd->attrs.name);
 
 	if (!owner)
 		return NULL;
-	if (hist_of(owner)->tr != hd->tr) {
+	if (join && hist_of(owner)->tr != hd->tr) {
 		hist_err(ctx, HIST_ERR_NAMED_OTHER_INSTANCE, hd->attrs.name_at);
 		return ERR_PTR(-EINVAL);
 	}
@@ -620,7 +622,7 @@ static int hist_join_named(const struct hist_parse_ctx *ctx,
 	struct hist_sharer_pin *pin;
 	int ret;
 
-	owner = hist_named_owner(ctx, *hd);
+	owner = hist_named_owner(ctx, *hd, true);
 	if (IS_ERR(owner))
 		return PTR_ERR(owner);
 	if (!owner)
@@ -920,7 +922,7 @@ static int hist_missing_trigger(struct hist_parse_ctx *ctx,
 	if (ret)
 		return ret;
 	if (hd->attrs.name)
-		ret = PTR_ERR_OR_ZERO(hist_named_owner(ctx, hd));
+		ret = PTR_ERR_OR_ZERO(hist_named_owner(ctx, hd, false));
 	hist_data_destroy(hd);
 	if (ret)
 		return ret;
