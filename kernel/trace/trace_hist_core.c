@@ -359,13 +359,27 @@ int hist_var_find_own(const struct hist_data *hd, const char *name)
 	return -1;
 }
 
-static bool hist_on_event(const struct hist_data *hd, const char *system,
-			  const char *event)
+/*
+ * The histogram of a hist trigger on @file that defines @var, its index
+ * in *@idx. A trigger sharing a named histogram made on another event
+ * counts here: its event reads and defines that histogram's variables.
+ */
+static struct hist_data *hist_find_in_file(struct trace_event_file *file,
+					   const char *var, unsigned int *idx)
 {
-	struct trace_event_call *call = hd->event_file->event_call;
+	struct event_trigger_data *data;
+	int i;
 
-	return !strcmp(call->class->system, system) &&
-	       !strcmp(trace_event_name(call), event);
+	list_for_each_entry(data, &file->triggers, list) {
+		if (data->cmd_ops->trigger_type != ETT_EVENT_HIST)
+			continue;
+		i = hist_var_find_own(data->private_data, var);
+		if (i >= 0) {
+			*idx = i;
+			return data->private_data;
+		}
+	}
+	return NULL;
 }
 
 /**
@@ -377,26 +391,18 @@ static bool hist_on_event(const struct hist_data *hd, const char *system,
  * @idx: receives the variable's index
  *
  * Context: event_mutex held.
- * Return: the first such histogram, or NULL.
+ * Return: the histogram of the first hist trigger on the event that
+ * defines @var, or NULL.
  */
 struct hist_data *hist_find_on_event(struct trace_array *tr,
 				     const char *system, const char *event,
 				     const char *var, unsigned int *idx)
 {
-	struct hist_data *hd;
-	int i;
+	struct trace_event_file *file;
 
 	lockdep_assert_held(&event_mutex);
-	list_for_each_entry(hd, &hist_var_hists, var_node) {
-		if (hd->tr != tr || !hist_on_event(hd, system, event))
-			continue;
-		i = hist_var_find_own(hd, var);
-		if (i >= 0) {
-			*idx = i;
-			return hd;
-		}
-	}
-	return NULL;
+	file = find_event_file(tr, system, event);
+	return file ? hist_find_in_file(file, var, idx) : NULL;
 }
 
 /**
@@ -445,14 +451,10 @@ struct hist_data *hist_find_unique(struct trace_array *tr, const char *var,
  */
 bool hist_var_on_event(const struct hist_data *hd, const char *name)
 {
-	struct event_trigger_data *data;
+	unsigned int idx;
 
 	lockdep_assert_held(&event_mutex);
-	list_for_each_entry(data, &hd->event_file->triggers, list)
-		if (data->cmd_ops->trigger_type == ETT_EVENT_HIST &&
-		    hist_var_find_own(data->private_data, name) >= 0)
-			return true;
-	return false;
+	return hist_find_in_file(hd->event_file, name, &idx);
 }
 
 /* The string or stack slot @slot of @elt, or NULL if it has none. */
