@@ -417,8 +417,17 @@ diff_sample() {
 }
 
 if [ "$mode" = ours ] && [ -z "$select" ]; then
-	count < <(phase lint "$TOP/scripts/lint.sh" 2>&1 || true)
-	count < <(phase series "$TOP/scripts/series-check.sh" 2>&1 || true)
+	# lint and series-check are mostly one perl process at a time
+	# (checkpatch over files and patches): run together they keep both
+	# cores busy. The tree they read was composed above, so neither
+	# composes it again under the other (TREE_READY).
+	lint_log=$results/lint.log series_log=$results/series.log
+	TREE_READY=1 phase lint "$TOP/scripts/lint.sh" >"$lint_log" 2>&1 &
+	lint_pid=$!
+	TREE_READY=1 phase series "$TOP/scripts/series-check.sh" >"$series_log" 2>&1 || true
+	wait "$lint_pid" || true
+	count <"$lint_log"
+	count <"$series_log"
 	count < <(phase diff diff_sample 2>&1 || true)
 	count < <(phase userspace "$TOP/scripts/userspace.sh" 2>&1 || true)
 	count < <(phase selftest "$TOP/scripts/selftest.sh" 2>&1 || true)

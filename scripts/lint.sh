@@ -14,7 +14,8 @@
 # "lint: N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 
-"$TOP/scripts/tree.sh" >/dev/null
+# check.sh composed the tree already when it says TREE_READY=1.
+[ "${TREE_READY:-0}" = 1 ] || "$TOP/scripts/tree.sh" >/dev/null
 cd "$SRC_OURS"
 # The kernel's python helpers (checkpatch's spdxcheck.py) want Debian's
 # python3 with python3-ply and python3-git, not another python3 on PATH.

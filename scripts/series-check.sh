@@ -45,9 +45,10 @@ for f in "${files[@]}"; do
 	verdict "checkpatch $f" "$(echo "$res" | grep -v '^total: 0 errors, 0 warnings, 0 checks,' || true)"
 done
 
-# The tree build/src-ours is built from is this working tree's; with
-# uncommitted changes of the kernel side, only HEAD's can be compared.
-"$TOP/scripts/tree.sh" >/dev/null
+# The tree build/src-ours is built from is this working tree's (check.sh
+# composed it already when it says TREE_READY=1); with uncommitted
+# changes of the kernel side, only HEAD's can be compared.
+[ "${TREE_READY:-0}" = 1 ] || "$TOP/scripts/tree.sh" >/dev/null
 got=$(git -C "$am" rev-parse HEAD^{tree})
 want=$(git -C "$SRC_OURS" rev-parse HEAD^{tree})
 # shellcheck disable=SC2086
