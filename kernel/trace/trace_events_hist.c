@@ -469,10 +469,15 @@ static int hist_change_state(const struct hist_parse_ctx *ctx,
 	return 0;
 }
 
-/* Another histogram reads our variables: we must stay. */
+/*
+ * Another histogram reads the variables of our histogram, shared or not:
+ * we must stay. A sharer too, as upstream has it: a reference naming the
+ * sharer's event finds the variables through it, and would be found no
+ * more to be removed.
+ */
 static bool hist_in_use(struct event_trigger_data *data)
 {
-	return !data->named_data && hist_of(data)->users;
+	return hist_of(data)->users;
 }
 
 static int hist_remove(const struct hist_parse_ctx *ctx,
