@@ -108,14 +108,18 @@ ours)
 	# under the checkers, so this pass leaves those out and runs the
 	# rest (upstream's other trigger tests, the :instance reruns, the
 	# clients, KUnit with its long fuzz, the bootconfig check). A test
-	# with an :instance rerun still runs whole here.
+	# with an :instance rerun still runs whole here, and so do the
+	# tracefs fuzzer and the lifetime stress, which the debug pass runs
+	# with a fraction of their volume (see stress_args).
 	if [ "${DEBUG_SET_LATER:-0}" = 1 ]; then
 		omit=$(for t in $candidates; do
 			case $t in
+			*/trigger-hist-fuzz-tracefs.tc | */trigger-hist-lifetime-stress.tc)
+				continue ;;
 			*/inter-event/*) ;;
 			*) echo "$ours_tc" | grep -qxF "$t" || continue ;;
 			esac
-			grep -q '^# flags:.*instance' "$ftdir/$t" && continue
+			grep -q '^#[ 	]*flags:.*instance' "$ftdir/$t" && continue
 			echo "${t#test.d/}"
 		done | python3 -c 'import re, sys
 ids = [re.escape(l.strip()) for l in sys.stdin if l.strip()]
