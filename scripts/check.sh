@@ -450,8 +450,16 @@ if [ "$mode" = ours ] && [ -z "$select" ]; then
 	lint_pid=$!
 	TREE_READY=1 phase series "$TOP/scripts/series-check.sh" >"$series_log" 2>&1 || true
 	wait "$lint_pid" || true
-	count <"$lint_log"
-	count <"$series_log"
+	# a script that died before its summary line failed, whatever it
+	# printed before
+	for log in "$lint_log" "$series_log"; do
+		count <"$log"
+		name=$(basename "$log" .log)
+		grep -qE "^$name: [0-9]+ passed, [0-9]+ failed" "$log" || {
+			echo "$name: ended without its summary line"
+			failed=$((failed + 1))
+		}
+	done
 	count < <(phase diff diff_sample 2>&1 || true)
 	count < <(phase userspace "$TOP/scripts/userspace.sh" 2>&1 || true)
 	count < <(phase selftest "$TOP/scripts/selftest.sh" 2>&1 || true)
