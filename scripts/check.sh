@@ -89,16 +89,30 @@ ours_tc=$(overlay_files | grep '^tools/testing/selftests/ftrace/test.d/.*\.tc$' 
 candidates=$( (cd "$ftdir" && find test.d/trigger -name '*.tc' | sort
 	       echo test.d/dynevent/add_remove_synth.tc
 	       echo "$ours_tc" | grep -v '^test.d/trigger/') | awk 'NF && !seen[$0]++')
+# in_debug_set TEST: whether the debug pass runs TEST (test.d/...)
+in_debug_set() {
+	case $1 in */inter-event/*) return 0 ;; esac
+	echo "$ours_tc" | grep -qxF "$1"
+}
+
+# ids_alternation: the test names on stdin, escaped, as one alternation
+# of a regular expression (empty for none)
+ids_alternation() {
+	python3 -c 'import re, sys
+print("|".join(re.escape(l.strip()) for l in sys.stdin if l.strip()))'
+}
+
 case $mode in
 *-debug)
 	if [ "$full" != 1 ]; then
-		omit=$(for t in $candidates; do
-			case $t in */inter-event/*) continue ;; esac
-			echo "$ours_tc" | grep -qxF "$t" && continue
-			echo "${t#test.d/}"
-		done | python3 -c 'import re, sys
-ids = [re.escape(l.strip()) for l in sys.stdin if l.strip()]
-print("^(ftrace:((%s)(:instance)?|.*:instance)|client:.*)$" % "|".join(ids) if ids else "^(ftrace:.*:instance|client:.*)$")')
+		ids=$(for t in $candidates; do
+			in_debug_set "$t" || echo "${t#test.d/}"
+		done | ids_alternation)
+		if [ -n "$ids" ]; then
+			omit="^(ftrace:(($ids)(:instance)?|.*:instance)|client:.*)$"
+		else
+			omit="^(ftrace:.*:instance|client:.*)$"
+		fi
 		no_instance=1
 	fi
 	;;
@@ -112,18 +126,16 @@ ours)
 	# tracefs fuzzer and the lifetime stress, which the debug pass runs
 	# with a fraction of their volume (see stress_args).
 	if [ "${DEBUG_SET_LATER:-0}" = 1 ]; then
-		omit=$(for t in $candidates; do
+		ids=$(for t in $candidates; do
 			case $t in
 			*/trigger-hist-fuzz-tracefs.tc | */trigger-hist-lifetime-stress.tc)
 				continue ;;
-			*/inter-event/*) ;;
-			*) echo "$ours_tc" | grep -qxF "$t" || continue ;;
 			esac
+			in_debug_set "$t" || continue
 			grep -q '^#[ 	]*flags:.*instance' "$ftdir/$t" && continue
 			echo "${t#test.d/}"
-		done | python3 -c 'import re, sys
-ids = [re.escape(l.strip()) for l in sys.stdin if l.strip()]
-print("^ftrace:(%s)(:instance)?$" % "|".join(ids) if ids else "^$")')
+		done | ids_alternation)
+		omit=${ids:+^ftrace:($ids)(:instance)?\$}
 	fi
 	;;
 esac
