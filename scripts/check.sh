@@ -240,14 +240,7 @@ case $mode in
 	: "${TRACEFS_FUZZ_N:=200}" "${STRESS_S:=15}"
 	: "${FUZZ_N:=20000}" "${FUZZ_SEED:=2}" ;;
 esac
-# Expedited RCU grace periods in every guest: removing a trigger, and
-# the write of "0" to each subsystem's filter with which ftracetest
-# resets a guest before every test, wait for a grace period, and a
-# normal one leaves the guest idle for some ticks each time. Measured
-# under -icount on the debug kernel: ftracetest's reset before a test
-# fell from 1.0 s to 0.26 s of guest time, a trigger made and removed
-# from 66 ms to 8 ms. The same guarantees, so the same tests.
-guest_args=" rcupdate.rcu_expedited=1"
+guest_args=" $TEST_GUEST_ARGS" # see lib.sh
 fuzz_args=${FUZZ_N:+ trace_hist_kunit.fuzz_n=$FUZZ_N}
 fuzz_args+=${FUZZ_SEED:+ trace_hist_kunit.fuzz_seed=$FUZZ_SEED}
 stress_args=$guest_args${STRESS_S:+ STRESS_S=$STRESS_S}

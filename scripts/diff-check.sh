@@ -39,13 +39,12 @@ gcc -O2 -static -Wall -Wextra -Werror -o "$out/diff-load" \
 
 # A guest per kernel, each on one host thread, both at once. A step
 # costs a few milliseconds of guest time; the limit leaves room for the
-# slowest machine. Expedited RCU grace periods, as in make check: the
-# removals between episodes wait for them (scripts/check.sh).
+# slowest machine.
 timeout_s=$((600 + n / 5))
 export TCG_THREAD=single
 pids=
 for mode in ours ref; do
-	"$TOP/scripts/run.sh" -q -t "$timeout_s" -a "kunit.enable=0 rcupdate.rcu_expedited=1" \
+	"$TOP/scripts/run.sh" -q -t "$timeout_s" -a "kunit.enable=0 $TEST_GUEST_ARGS" \
 		-o "$out/$mode" "$mode" -- python3 "$TOP/scripts/guest-diff.py" \
 		"$seed" "$n" /run/io/diff.jsonl "$out/diff-load" \
 		>"$out/$mode.log" 2>&1 &
