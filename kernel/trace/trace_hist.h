@@ -228,6 +228,9 @@ enum hist_update {
  * @offset: where the field is in the event record
  * @size: size of the field in the record (for strings: the most bytes
  *	kept, including the terminating NUL)
+ * @str_size: for a string, the size its source declares: N of a
+ *	char[N], HIST_STR_MAX for one whose length is in the record; what
+ *	a char[N] field of a synthetic event must match
  * @key_offset: for a key, where it goes in the key buffer
  * @key_size: for a key, the bytes it takes there (a multiple of 8)
  * @map_idx: the tracing_map field index (sum for values, key field for
@@ -263,6 +266,7 @@ struct hist_field {
 	bool				is_signed;
 	unsigned int			offset;
 	unsigned int			size;
+	unsigned int			str_size;
 	unsigned int			key_offset;
 	unsigned int			key_size;
 	int				map_idx;

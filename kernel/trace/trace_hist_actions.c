@@ -80,7 +80,9 @@ const struct hist_action *hist_save_action(const struct hist_data *hd)
  * A parameter of trace() against the synthetic event's field: the same
  * type, or else the same size and sign.  A field of this event counts
  * as unsigned, as upstream has it: ret, a long, fills a u64 but not an
- * s64.
+ * s64.  A char[N] field takes a string of that size only, as upstream
+ * does: a longer one would be cut short without a word, and a script
+ * that relied on it would fail on any other kernel.
  */
 static bool hist_param_fits(const struct hist_field *hf,
 			    const struct synth_field *sf)
@@ -90,6 +92,9 @@ static bool hist_param_fits(const struct hist_field *hf,
 
 	switch (sf->kind) {
 	case SYNTH_FIELD_STRING:
+		return (hf->flags & HIST_FIELD_FL_STRING) &&
+		       ((hf->type && !strcmp(hf->type, sf->type)) ||
+			hf->str_size == sf->size);
 	case SYNTH_FIELD_DYN_STRING:
 		return hf->flags & HIST_FIELD_FL_STRING;
 	case SYNTH_FIELD_STACK:

@@ -235,6 +235,7 @@ static int hist_resolve_event_field(const struct hist_parse_ctx *ctx,
 		hf->fetch = HIST_FETCH_STR_FIXED;
 		hf->flags |= HIST_FIELD_FL_STRING;
 		hf->size = min_t(unsigned int, field->size + 1, HIST_STR_MAX);
+		hf->str_size = field->size;
 		return 0;
 	case FILTER_DYN_STRING:
 	case FILTER_RDYN_STRING:
@@ -242,6 +243,7 @@ static int hist_resolve_event_field(const struct hist_parse_ctx *ctx,
 			    HIST_FETCH_STR_DATA_LOC : HIST_FETCH_STR_REL_LOC;
 		hf->flags |= HIST_FIELD_FL_STRING;
 		hf->size = HIST_STR_MAX;
+		hf->str_size = HIST_STR_MAX;
 		return 0;
 	default:
 		/* upstream makes no hist field of it, and logs nothing */
@@ -273,6 +275,8 @@ static int hist_resolve_field(const struct hist_parse_ctx *ctx,
 		hf->name = p->name;
 		hf->type = p->type;
 		hf->size = p->size;
+		if (hf->flags & HIST_FIELD_FL_STRING)
+			hf->str_size = p->size;
 		if (p->fetch == HIST_FETCH_TIMESTAMP) {
 			if (hf->flags & HIST_FIELD_FL_TIMESTAMP_USECS)
 				hf->fetch = HIST_FETCH_TIMESTAMP_USECS;

@@ -120,6 +120,7 @@ static void hist_ref_take_type(struct hist_field *hf,
 {
 	hf->type = value->type;
 	hf->size = value->size;
+	hf->str_size = value->str_size;
 	hf->is_signed = value->is_signed;
 	hf->flags |= value->flags & (HIST_FIELD_FL_STRING |
 				     HIST_FIELD_FL_STACKTRACE |
