@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 {
 	struct clone_args args;
 	pid_t tid, child;
-	int status;
+	int status, tries;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: diff-load PID MARKER OP...\n");
@@ -111,7 +111,17 @@ int main(int argc, char **argv)
 	args.exit_signal = SIGCHLD;
 	args.set_tid = (uint64_t)(uintptr_t)&tid;
 	args.set_tid_size = 1;
-	child = (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+	/*
+	 * Once the guest's PIDs have wrapped, a short-lived process of its
+	 * own may hold the chosen one for a moment (EEXIST): wait for it,
+	 * up to 5 s.
+	 */
+	for (tries = 0;; tries++) {
+		child = (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+		if (child >= 0 || errno != EEXIST || tries == 500)
+			break;
+		usleep(10000);
+	}
 	if (child < 0) {
 		perror("diff-load: clone3 with set_tid");
 		return 1;
