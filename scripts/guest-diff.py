@@ -569,7 +569,9 @@ def error_log(root=""):
     return (texts[0] if texts else ""), "\n".join(texts[1:])
 
 
-ENTRY_VAL = re.compile(r"([A-Za-z_][\w.]*):\s*(\S+)")
+# name: value; an empty .graph bar shows no value, and the next name
+# must not be read as one
+ENTRY_VAL = re.compile(r"([A-Za-z_][\w.]*):\s*((?:(?![A-Za-z_][\w.]*:)\S+)?)")
 ADDR = re.compile(r"\b(0x)?ffff[0-9a-f]{12}\b")
 SYM_OFF = re.compile(r"\+0x[0-9a-f]+/0x[0-9a-f]+")
 
