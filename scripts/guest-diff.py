@@ -536,6 +536,9 @@ class Episode:
         # filter joined in this episode: their entries include the
         # guest's other processes, on every sharer's section
         self.loose_names = set()
+        # variable name -> the longest key (in upstream's bytes) of the
+        # triggers that define it
+        self.var_key_bytes = {}
 
 
 # --- carrying steps out -------------------------------------------------------
@@ -598,6 +601,36 @@ ADDR = re.compile(r"\b(0x)?ffff[0-9a-f]{12}\b")
 SYM_OFF = re.compile(r"\+0x[0-9a-f]+/0x[0-9a-f]+")
 
 
+def key_bytes(ep, ev, keys):
+    """The size upstream gives the key of a trigger on ev with keys=keys:
+    a stack 128 bytes, a string 256, anything else a u64."""
+    fields = ep.events.get(ev, STATIC_EVENTS.get(ev, {}))
+    n = 0
+    for k in keys.split(","):
+        f = k.split(".")[0]
+        kind = fields.get(f, "u")
+        n += 128 if "stacktrace" in f or kind == "stack" else \
+            256 if kind == "str" else 8
+    return n
+
+
+def note_vars(ep, path, text):
+    """Note the key size of the trigger that defines each variable of a
+    trigger command."""
+    m = re.match(r"^(?:%s/)?events/(\w+/\w+)/trigger$" % INST, path)
+    keys = re.search(r"(?:^hist|:)keys=([^:\s]+)", text)
+    if not m or not keys or not text.startswith("hist:"):
+        return
+    size = key_bytes(ep, m.group(1), keys.group(1))
+    for part in text.split(" if ")[0].split(":")[1:]:
+        for d in part.split(","):
+            v = re.match(r"^(\w+)=", d)
+            if v and v.group(1) not in ("keys", "vals", "sort", "size",
+                                        "name", "clock", "top"):
+                old = ep.var_key_bytes.get(v.group(1), 0)
+                ep.var_key_bytes[v.group(1)] = max(old, size)
+
+
 def latency_fed(ep, ev):
     """Are the hits of synthetic event ev up to how long a call took?"""
     return ev.startswith("synthetic/") and ep.timed and ep.handlers
@@ -636,6 +669,13 @@ def norm_hist_section(sec, ep, ev):
     if latency_fed(ep, ev):
         return head + ["<entries and totals not compared: a latency "
                        "handler may feed the event>"]
+    # A variable of a histogram whose key is longer than this one's: its
+    # map compares its own key's bytes, past the end of this key.
+    keys = re.search(r"hist:(?:name=\w+:)?keys=([^:\s]+)", info)
+    if keys and any(ep.var_key_bytes.get(v, 0) > key_bytes(ep, ev,
+                                                            keys.group(1))
+                    for v in re.findall(r"\$(\w+)", info)):
+        head = head + ["<reads a variable keyed longer than its own key>"]
     volatile = ("common_timestamp" in info or "stacktrace" in info or
                 ".sym" in info or (timed and "$" in info) or
                 "ip" in re.findall(r"[=,]([a-z_]+)", info))
@@ -808,6 +848,7 @@ def run_step(op, path, text, ep, load):
             ep.loose_names.add(name.group(1))
         ep.swaps |= ".snapshot()" in text and out["rc"] == "ok"
         ep.handlers |= "onmax(" in text or "onchange(" in text
+        note_vars(ep, path, text)
         err, more = error_log(root)
         if err:
             out["err"] = err
