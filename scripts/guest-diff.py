@@ -694,7 +694,7 @@ def norm_hist_section(sec, ep, ev):
         keys, _, vals = text.rpartition("}")
         got = dict((k.split(".")[0], v) for k, v in ENTRY_VAL.findall(keys))
         shown = set(k.split(".")[0] for k in
-                    re.findall(r"([A-Za-z_][\w.]*):", vals))
+                    re.findall(r"([A-Za-z_][\w.]*)(?: \(%\))?:", vals))
         val = dict((k.split(".")[0], v) for k, v in ENTRY_VAL.findall(vals))
         return tuple(val.get(s) if s in shown else got.get(s) for s in sort)
 
