@@ -599,6 +599,13 @@ def error_log(root=""):
 ENTRY_VAL = re.compile(r"([A-Za-z_][\w.]*):\s*((?:(?![A-Za-z_][\w.]*:)\S+)?)")
 ADDR = re.compile(r"\b(0x)?ffff[0-9a-f]{12}\b")
 SYM_OFF = re.compile(r"\+0x[0-9a-f]+/0x[0-9a-f]+")
+# the keys of a trigger, in a command or in a hist file's trigger info
+KEYS = re.compile(r":keys=([^:\s]+)")
+
+
+def pid_filtered(text):
+    """Does a trigger's text keep it to the workload's hits?"""
+    return "common_pid == %d" % PID in text
 
 
 def key_bytes(ep, ev, keys):
@@ -618,7 +625,7 @@ def note_vars(ep, path, text):
     """Note the key size of the trigger that defines each variable of a
     trigger command."""
     m = re.match(r"^(?:%s/)?events/(\w+/\w+)/trigger$" % INST, path)
-    keys = re.search(r"(?:^hist|:)keys=([^:\s]+)", text)
+    keys = KEYS.search(text)
     if not m or not keys or not text.startswith("hist:"):
         return
     size = key_bytes(ep, m.group(1), keys.group(1))
@@ -631,9 +638,9 @@ def note_vars(ep, path, text):
                 ep.var_key_bytes[v.group(1)] = max(old, size)
 
 
-def latency_fed(ep, ev):
-    """Are the hits of synthetic event ev up to how long a call took?"""
-    return ev.startswith("synthetic/") and ep.timed and ep.handlers
+def latency_fed(ep):
+    """May a synthetic event's hits depend on how long a call took?"""
+    return ep.timed and ep.handlers
 
 
 def norm_hist_section(sec, ep, ev):
@@ -663,15 +670,15 @@ def norm_hist_section(sec, ep, ev):
     # A named histogram is one map for all its sharers: one sharer
     # without the filter, even one removed since, lets everyone in.
     name = re.search(r"[:]name=(\w+)", info)
-    if "common_pid == %d" % PID not in info or (
+    if not pid_filtered(info) or (
             name and name.group(1) in ep.loose_names):
         return head + ["<entries and totals not compared: unfiltered>"]
-    if latency_fed(ep, ev):
+    if ev.startswith("synthetic/") and latency_fed(ep):
         return head + ["<entries and totals not compared: a latency "
                        "handler may feed the event>"]
     # A variable of a histogram whose key is longer than this one's: its
     # map compares its own key's bytes, past the end of this key.
-    keys = re.search(r"hist:(?:name=\w+:)?keys=([^:\s]+)", info)
+    keys = KEYS.search(info)
     if keys and any(ep.var_key_bytes.get(v, 0) > key_bytes(ep, ev,
                                                             keys.group(1))
                     for v in re.findall(r"\$(\w+)", info)):
@@ -747,7 +754,7 @@ def trace_lines(root, ep):
             # a synthetic event's lines, with the stack lines that
             # follow them, when a latency handler may have sent them
             dropping = re.match(r"ds\d$", ev) is not None and \
-                latency_fed(ep, "synthetic/" + ev)
+                latency_fed(ep)
             if dropping:
                 continue
             if timed:
@@ -843,8 +850,7 @@ def run_step(op, path, text, ep, load):
         write(root + "error_log", "", trunc=True)
         out["rc"] = write(path, text, trunc=(op == "trunc"))
         name = re.search(r"^hist:(?:.*:)?name=(\w+)", text)
-        if name and path.endswith("/trigger") and \
-                "common_pid == %d" % PID not in text:
+        if name and path.endswith("/trigger") and not pid_filtered(text):
             ep.loose_names.add(name.group(1))
         ep.swaps |= ".snapshot()" in text and out["rc"] == "ok"
         ep.handlers |= "onmax(" in text or "onchange(" in text
