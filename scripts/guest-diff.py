@@ -387,6 +387,20 @@ class Gen:
         second = ("hist:" + ":".join(parts) + self.filt(ep, end), end)
         return [first, second]
 
+    def wide_reader(self, ep):
+        """A variable kept under a key of two numbers, read by a trigger
+        keyed by one of them: what the two kernels do with the bytes past
+        the shorter key differs ([variable-of-a-longer-key]). The second
+        key, whence, is 0 in most of the workload's lseek calls."""
+        j = ep.pipes
+        ep.pipes += 1
+        start, end = "syscalls/sys_enter_lseek", "syscalls/sys_exit_lseek"
+        ep.vars["wv%d" % j] = (start, "s")
+        first = "hist:keys=common_pid,whence:wv%d=offset" % j
+        second = "hist:keys=common_pid:rv%d=$wv%d+1" % (j, j)
+        return [(first + self.filt(ep, start), start),
+                (second + self.filt(ep, end), end)]
+
     def named_pair(self, ep):
         """Two triggers on different events that join one named hist:
         the same keys and values, and a variable of the same name made of
@@ -469,7 +483,9 @@ class Gen:
                 steps.append(("write", root + "events/%s/trigger" % ev, text))
                 made.append((ev, text))
             elif r < 0.55:
-                for text, ev in self.pipeline(ep):
+                pair = self.wide_reader(ep) if self.chance(0.1) else \
+                    self.pipeline(ep)
+                for text, ev in pair:
                     steps.append(("write", root + "events/%s/trigger" % ev,
                                   text))
                     made.append((ev, text))
