@@ -401,6 +401,27 @@ class Gen:
         return [(first + self.filt(ep, start), start),
                 (second + self.filt(ep, end), end)]
 
+    def faulted_string(self, ep, root):
+        """A probe string that always faults (%di holds pt_regs, kernel
+        memory, read here as the user's), followed by another string,
+        kept in a variable and passed on by onmatch().trace(): what the
+        two kernels pass for it differs ([probe-string-fault])."""
+        start, end = "kprobes/df", "kprobes/dfr"
+        ep.events[start] = {"s": "str", "c": "str"}
+        ep.events[end] = {}
+        ep.events["synthetic/ds7"] = {"f0": "str"}
+        t = self.pick(["string", "ustring"])
+        first = "hist:keys=common_pid:sf=s" + self.filt(ep, start)
+        second = ("hist:keys=common_pid:onmatch(kprobes.df).trace(ds7,$sf)"
+                  + self.filt(ep, end))
+        return [("write", "kprobe_events",
+                 "p:%s __x64_sys_write s=+u0(%%di):%s c=$comm" % (start, t)),
+                ("write", "kprobe_events", "r:%s __x64_sys_write" % end),
+                ("write", "synthetic_events", "ds7 char f0[]"),
+                ("write", root + "events/synthetic/ds7/enable", "1"),
+                ("write", root + "events/%s/trigger" % start, first),
+                ("write", root + "events/%s/trigger" % end, second)]
+
     def named_pair(self, ep):
         """Two triggers on different events that join one named hist:
         the same keys and values, and a variable of the same name made of
@@ -482,6 +503,8 @@ class Gen:
                 text = self.trigger(ep, ev)
                 steps.append(("write", root + "events/%s/trigger" % ev, text))
                 made.append((ev, text))
+            elif r < 0.55 and self.chance(0.04):
+                steps += self.faulted_string(ep, root)
             elif r < 0.55:
                 pair = self.wide_reader(ep) if self.chance(0.1) else \
                     self.pipeline(ep)
@@ -807,8 +830,9 @@ def events_with_files(root):
     """The events of the stream that exist now, under root."""
     out = []
     for ev in list(STATIC_EVENTS) + ["kprobes/dk", "kprobes/dr",
+                                     "kprobes/df", "kprobes/dfr",
                                      "synthetic/ds0", "synthetic/ds1",
-                                     "synthetic/ds2"]:
+                                     "synthetic/ds2", "synthetic/ds7"]:
         if os.path.exists(os.path.join(T, root, "events", ev)):
             out.append(ev)
     return out
