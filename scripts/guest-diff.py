@@ -407,15 +407,16 @@ class Gen:
         kept in a variable and passed on by onmatch().trace(): what the
         two kernels pass for it differs ([probe-string-fault])."""
         start, end = "kprobes/df", "kprobes/dfr"
-        ep.events[start] = {"s": "str", "c": "str"}
+        # named as dk's arguments are, which the entries' patterns know
+        ep.events[start] = {"a0": "str", "a1": "str"}
         ep.events[end] = {}
         ep.events["synthetic/ds7"] = {"f0": "str"}
         t = self.pick(["string", "ustring"])
-        first = "hist:keys=common_pid:sf=s" + self.filt(ep, start)
+        first = "hist:keys=common_pid:sf=a0" + self.filt(ep, start)
         second = ("hist:keys=common_pid:onmatch(kprobes.df).trace(ds7,$sf)"
                   + self.filt(ep, end))
         return [("write", "kprobe_events",
-                 "p:%s __x64_sys_write s=+u0(%%di):%s c=$comm" % (start, t)),
+                 "p:%s __x64_sys_write a0=+u0(%%di):%s a1=$comm" % (start, t)),
                 ("write", "kprobe_events", "r:%s __x64_sys_write" % end),
                 ("write", "synthetic_events", "ds7 char f0[]"),
                 ("write", root + "events/synthetic/ds7/enable", "1"),
