@@ -83,7 +83,8 @@ bench-hist: deps
 	@scripts/bench-hist.sh
 
 clean:
-	rm -rf build/obj-* build/results-* build/io.* build/patches build/bench-hist \
+	rm -rf build/obj-* build/src-ours/.obj-* build/base/.obj-* \
+		build/results-* build/io.* build/patches build/bench-hist \
 		build/series-am build/bisect build/bisect.config
 
 distclean:

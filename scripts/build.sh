@@ -29,7 +29,13 @@ kmake() {
 	make -C "$src" O="$obj" ARCH=x86_64 CC="$KERNEL_CC" HOSTCC="$KERNEL_CC" -j"$JOBS" "$@"
 }
 
-mkdir -p "$obj"
+real=$(obj_dir_of "$mode")
+mkdir -p "$real"
+link=$(realpath --relative-to="$BUILD" "$real")
+if [ "$(readlink "$obj" 2>/dev/null)" != "$link" ]; then
+	rm -rf "$obj"
+	ln -s "$link" "$obj"
+fi
 # The bootconfig embedded in the kernel (see base.config). kbuild reads it
 # from the object directory, so give its path relative to that: the value
 # lands in autoconf.h, which every compile includes, and an absolute path

@@ -29,9 +29,11 @@ JOBS=${JOBS:-$(($(nproc) + 1))}
 die() { echo "error: $*" >&2; exit 1; }
 
 # kernel_cc: set KERNEL_CC to the compiler for kernel builds, through
-# ccache when there is one. Out-of-tree builds pass absolute source paths;
-# ccache hashes them relative to build/ so that another clone of this
-# repository (CI's) hits the same cache entries.
+# ccache when there is one. The kernels' builds name their sources
+# relative to the tree (see obj_of); the others (lint's sparse pass, the
+# bisect and cross checks) pass absolute paths, which ccache hashes
+# relative to build/ so that another clone of this repository (CI's)
+# hits the same cache entries.
 kernel_cc() {
 	export CCACHE_BASEDIR=$BUILD
 	KERNEL_CC=gcc
@@ -84,7 +86,15 @@ mode_of() {
 
 # Source tree and object directory of a mode.
 src_of() { case $1 in ref*) echo "$BASE" ;; *) echo "$SRC_OURS" ;; esac; }
+# build/obj-MODE is a link to the directory the objects are in,
+# .obj-MODE inside the mode's source tree: kbuild then names the sources
+# "../kernel/fork.c" and the headers "-I../include", the same for every
+# tree, and ccache finds what it compiled for one tree (ours) when it
+# compiles the same file for another (the reference). From nothing, the
+# reference then costs the preprocessor, not the compiler, for every
+# file our series does not touch.
 obj_of() { echo "$BUILD/obj-$1"; }
+obj_dir_of() { echo "$(src_of "$1")/.obj-$1"; }
 # Where build.sh installs the modules of a mode: DIR/lib/modules/RELEASE.
 modroot_of() { echo "$(obj_of "$1")/modroot"; }
 

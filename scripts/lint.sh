@@ -74,8 +74,13 @@ if [ ${#dirs[@]} -gt 0 ]; then
 	# every file regardless.
 	kernel_cc
 	mkdir -p "$obj"
-	cmp -s "$BUILD/obj-ours/.config" "$obj/.config" ||
-		cp "$BUILD/obj-ours/.config" "$obj/.config"
+	# ours' config, with the embedded bootconfig named from here: ours
+	# names it relative to its own objects (build.sh), a level deeper
+	embed=$(realpath --relative-to="$obj" "$TOP/scripts/config/boot-synth.bconf")
+	sed "s|^CONFIG_BOOT_CONFIG_EMBED_FILE=.*|CONFIG_BOOT_CONFIG_EMBED_FILE=\"$embed\"|" \
+		"$BUILD/obj-ours/.config" >"$obj/.config.want"
+	cmp -s "$obj/.config.want" "$obj/.config" ||
+		cp "$obj/.config.want" "$obj/.config"
 	for d in "${dirs[@]}"; do
 		log=$(make -C "$SRC_OURS" O="$obj" ARCH=x86_64 -j"$JOBS" -s \
 			CC="$KERNEL_CC" HOSTCC="$KERNEL_CC" W=1 C=2 CHECK="sparse" "$d/" 2>&1 ||

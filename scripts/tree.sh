@@ -26,5 +26,5 @@ if [ ! -e "$SRC_OURS/.git" ]; then
 	git -C "$BASE" worktree add -q --detach "$SRC_OURS" pristine
 fi
 git -C "$SRC_OURS" checkout -q -f --detach "$series"
-git -C "$SRC_OURS" clean -q -fdx
+git -C "$SRC_OURS" clean -q -fdx -e "/.obj-*"
 echo "$series"
