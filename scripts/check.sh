@@ -13,11 +13,13 @@
 #
 # T=REGEX (the quick loop): only the tests whose ID (as in the expected
 # file: ftrace:trigger/trigger-hist.tc, kunit:trace_hist.hist_test_div_const,
-# boot:synthetic-events, client:trace-cmd) matches the Python regular
-# expression REGEX, with no lint and no userspace harnesses. A .tc file
+# boot:synthetic-events, client:trace-cmd, drive:faults) matches the
+# Python regular expression REGEX, with no lint and no userspace
+# harnesses. A .tc file
 # runs when its ID or its :instance ID matches; KUnit is switched off at
 # boot when no kunit: ID matches, and the bootconfig check is skipped when
-# boot:synthetic-events does not, a client test when its ID does not.
+# boot:synthetic-events does not, a client or drive test when its ID
+# does not.
 #
 # The debug kernel (DEBUG=1) runs the debug set below unless FULL=1.
 . "$(dirname "$0")/lib.sh"
@@ -113,6 +115,7 @@ case $mode in
 		else
 			omit="^(ftrace:.*:instance|client:.*)$"
 		fi
+		[ "$mode" = ours-debug ] || omit="$omit|^drive:"
 		no_instance=1
 	fi
 	;;
@@ -137,7 +140,9 @@ ours)
 		done | ids_alternation)
 		omit=${ids:+^ftrace:($ids)(:instance)?\$}
 	fi
+	omit="${omit:+$omit|}^drive:"
 	;;
+*) omit="^drive:" ;;
 esac
 tests=$(for t in $candidates; do
 	echo "$t ftrace:${t#test.d/} ftrace:${t#test.d/}:instance"
@@ -168,11 +173,17 @@ boot_timeout=300
 case $mode in *-debug) timeout_s=4800 boot_timeout=1200 ;; esac
 boot_on=0
 [ -z "$(echo boot:synthetic-events | wanted)" ] || boot_on=1
-# The real clients' tests (guest-clients.sh, scripts/clients/): each
-# client:NAME runs in the last part's guest, before its ftracetest. The
-# libtracefs one is a program, built here.
-clients=$(printf 'client:%s\n' trace-cmd libtracefs cyclictest | wanted |
-	  sed 's/^client://' | paste -sd ' ' -)
+# The tests that are programs (guest-clients.sh): the real clients'
+# (client:NAME, scripts/clients/), and on the ours-debug kernel
+# hist-drive's volume run and allocation-failure sweep (drive:NAME,
+# scripts/hist-drive.c), which exist for its checkers. Each runs in the
+# last part's guest, before its ftracetest. The libtracefs client and
+# hist-drive are built here.
+drives=
+[ "$mode" != ours-debug ] || drives='drive:volume drive:faults'
+# shellcheck disable=SC2086 # words
+clients=$(printf '%s\n' client:trace-cmd client:libtracefs client:cyclictest \
+	  $drives | wanted | paste -sd ' ' -)
 clients_dir=$BUILD/clients
 times=$TOP/scripts/expected/${mode/ref/ours}.times
 
@@ -202,7 +213,7 @@ shards = max(1, min(shards, len(tests) or 1))
 load = [0.0] * shards
 load[0] += kunit * secs.get("kunit:*", 2 * usual)
 load[-1] += boot * secs.get("boot:synthetic-events", 3 * usual)
-load[-1] += sum(secs.get("client:" + c, usual) for c in clients)
+load[-1] += sum(secs.get(c, usual) for c in clients)
 parts = [[] for _ in range(shards)]
 for t, c in sorted(tests, key=lambda x: -x[1]):
 	k = load.index(min(load))
@@ -223,6 +234,10 @@ for k, p in enumerate(parts):
 # (results.py). When the last part is part 0 (one guest), KUnit's, the
 # same kernel boots once more instead, briefly, for that check alone.
 #
+# DRIVE_N and DRIVE_SEED, for drive:volume (guest-clients.sh), reach
+# the guest the same way; the seed is the commit's, so that every landing
+# tries other picks.
+#
 # FUZZ_N and FUZZ_SEED set how many texts KUnit's grammar fuzzer tries
 # and which (hist_test_fuzz_grammar, trace_hist_kunit.c).
 #
@@ -231,13 +246,14 @@ for k, p in enumerate(parts):
 # reach the tests as environment variables: the kernel hands a
 # NAME=VALUE it does not know to init.
 # A debug kernel runs the tracefs fuzzer at a third of a second a
-# command: it gets 200 commands and 15 s of stress unless told otherwise.
+# command: it gets 60 commands (the volume there is hist-drive's) and
+# 15 s of stress unless told otherwise.
 # Its KUnit grammar fuzzer took 136 s for the ours kernel's 100,000
 # texts: it tries 20,000, other ones than the ours kernel's (seed 2), so
 # that the two passes together see more of the grammar.
 case $mode in
 *-debug)
-	: "${TRACEFS_FUZZ_N:=200}" "${STRESS_S:=15}"
+	: "${TRACEFS_FUZZ_N:=60}" "${STRESS_S:=15}"
 	: "${FUZZ_N:=20000}" "${FUZZ_SEED:=2}" ;;
 esac
 guest_args=" $TEST_GUEST_ARGS" # see lib.sh
@@ -246,6 +262,10 @@ fuzz_args+=${FUZZ_SEED:+ trace_hist_kunit.fuzz_seed=$FUZZ_SEED}
 stress_args=$guest_args${STRESS_S:+ STRESS_S=$STRESS_S}
 stress_args+=${TRACEFS_FUZZ_N:+ TRACEFS_FUZZ_N=$TRACEFS_FUZZ_N}
 stress_args+=${TRACEFS_FUZZ_SEED:+ TRACEFS_FUZZ_SEED=$TRACEFS_FUZZ_SEED}
+if [ -n "$drives" ]; then
+	: "${DRIVE_SEED:=$((16#$(git -C "$TOP" rev-parse -q --short=8 --verify HEAD || echo 1)))}"
+	stress_args+=${DRIVE_N:+ DRIVE_N=$DRIVE_N}" DRIVE_SEED=$DRIVE_SEED"
+fi
 run_part() { # K LAST TEST...
 	local k=$1 last=$2 t0 args="kunit.enable=0$stress_args" kunit=0
 	local boot_here=0 clients_here=0 flags=() c
@@ -279,7 +299,7 @@ run_part() { # K LAST TEST...
 		"$TOP/scripts/run.sh" -q -t "$timeout_s" ${args:+-a "$args"} \
 			-o "$results/guest-$k" "$mode" -- "${cmd[@]}" >/dev/null ||
 			echo "$?" >"$results/guest-$k.rc"
-		for d in boot client; do
+		for d in boot client drive; do
 			[ -d "$results/guest-$k/$d" ] || continue
 			mkdir -p "$results/$d"
 			mv "$results/guest-$k/$d"/* "$results/$d/"
@@ -320,10 +340,18 @@ rerun_dirty() { # K
 	done
 }
 
-# The programs of the client tests, built for the host's userland, which
-# the guests run: the libtracefs client, against the host's libtracefs
-# and libtraceevent, whose versions it is told. A failed build is said
-# here, and its test then fails in the guest.
+# The programs of the client and drive tests, built for the host's
+# userland, which the guests run: the libtracefs client, against the
+# host's libtracefs and libtraceevent, whose versions it is told, and
+# hist-drive. A failed build is said here, and its test then fails in
+# the guest.
+build_drive() {
+	local out=$clients_dir/hist-drive
+	mkdir -p "$clients_dir"
+	rm -f "$out"
+	gcc -O2 -Wall -Wextra -Werror -o "$out" "$TOP/scripts/hist-drive.c" ||
+		note "check $mode: hist-drive did not build"
+}
 build_clients() {
 	local v out=$clients_dir/tracefs-client
 	mkdir -p "$clients_dir"
@@ -356,8 +384,11 @@ if [ -z "$tests" ] && [ $kunit_on = 0 ] && [ $boot_on = 0 ] && [ -z "$clients" ]
 fi
 rm -rf "$results"
 mkdir -p "$results"
-if [[ " $clients " == *" libtracefs "* ]]; then
+if [[ " $clients " == *" client:libtracefs "* ]]; then
 	build_clients
+fi
+if [[ " $clients " == *" drive:"* ]]; then
+	build_drive
 fi
 note "check $mode: $(echo $tests | wc -w) test files in $(echo "$plan" | grep -c .) guests$([ $kunit_on = 1 ] || echo ", no KUnit")${clients:+, clients: $clients}"
 phase "guest-$mode" run_parts
@@ -403,6 +434,8 @@ grep -hE '# hist_test_(fuzz_grammar: (seed|.*tried)|(nested|nmi)_hits: keys=)' \
 	sed 's/^\[[ 0-9.]*\] *# /numbers: /' || true
 grep -hE '^(hist stress|fuzz): ' "$results"/guest-*/ftrace/*-log.* 2>/dev/null |
 	sed 's/^/numbers: /' || true
+grep -hE '^(hist drive|faults): ' "$results"/drive/*/output 2>/dev/null |
+	sed 's/^/numbers: /' || true
 
 # A guest that could not calibrate its TSC keeps time by the jiffy, and
 # every latency it measures is 0 or a whole tick: say so, rather than
@@ -417,9 +450,9 @@ fi
 # A debug kernel's checkers speak through the kernel log, of both boots.
 case $mode in
 *-debug)
-	reports=$(grep -E 'BUG:|WARNING:|KASAN|UBSAN|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|Call Trace' \
-		"$results"/guest-*/dmesg "$results"/guest-*/console.log \
-		"$results"/boot/*/dmesg "$results"/boot/*/console.log 2>/dev/null || true)
+	reports=$(without_injected "$results"/guest-*/dmesg "$results"/guest-*/console.log \
+		"$results"/boot/*/dmesg "$results"/boot/*/console.log |
+		grep -E 'BUG:|WARNING:|KASAN|UBSAN|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|Call Trace' || true)
 	leaks=$(cat "$results"/guest-*/kmemleak "$results"/boot/*/kmemleak 2>/dev/null || true)
 	if [ -n "$reports" ] || [ -n "$leaks" ]; then
 		echo "debug: kernel reports found:"

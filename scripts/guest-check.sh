@@ -14,13 +14,13 @@
 # minute of them, and its console log has the KTAP line of every test
 # that ended.
 #
-#   guest-check.sh [-b] [-n] [-c NAME]... [-B BINDIR] FTRACE_SELFTEST_DIR [TEST...]
+#   guest-check.sh [-b] [-n] [-c ID]... [-B BINDIR] FTRACE_SELFTEST_DIR [TEST...]
 #
 # -n: no :instance reruns (ftracetest --no-instance).
 #
-# -c NAME: run the client test client:NAME (guest-clients.sh, with the
-# programs the harness built in BINDIR) before ftracetest, which then
-# starts from what the test left: nothing, or what its reset removes.
+# -c ID: run the test ID, client:NAME or drive:NAME (guest-clients.sh,
+# with the programs the harness built in BINDIR) before ftracetest, which
+# then starts from what the test left: nothing, or what its reset removes.
 #
 # -b: the guest was booted with "bootconfig": first run
 # guest-boot-synth.sh, before ftracetest removes the dynamic events it

@@ -51,6 +51,22 @@ note() { echo "==> $*" >&2; }
 # The same guarantees, so the same tests.
 TEST_GUEST_ARGS="rcupdate.rcu_expedited=1"
 
+# without_injected FILE...: the kernel logs, each line after its file's
+# name as grep prints it, less what the allocation-failure sweep
+# (drive:faults) makes the kernel say on purpose: a vmalloc whose pages
+# it failed warns with a stack ("hist-drive: vmalloc error: ..." to the
+# stack's "</TASK>"), which is not a report.
+without_injected() {
+	local f
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		awk -v f="$f" '
+			/ hist-drive: (vmalloc error|page allocation failure):/ { skip = 1; n = 0 }
+			!skip { print f ":" $0 }
+			skip && (/<\/TASK>/ || ++n > 100) { skip = 0 }' "$f"
+	done
+}
+
 # jiffy_clock_guests DMESG...: the kernel logs, of those that exist, whose
 # last clocksource switch went to jiffies (the TSC failed to calibrate).
 jiffy_clock_guests() {

@@ -12,9 +12,10 @@ Results file format, one test a line ('#' starts a comment):
 ID is ftrace:PATH (PATH relative to test.d, ':instance' appended for the
 instance run), kunit:SUITE.CASE, boot:NAME (a boot of its own, whose
 run.sh results check.sh keeps in IO/boot/NAME; it passes if its command
-exits 0) or client:NAME (a real client's test, guest-clients.sh, kept in
+exits 0), client:NAME (a real client's test, guest-clients.sh, kept in
 IO/client/NAME the same way, with the client's versions in its "version"
-file, which the result line shows). The tests ran in the guests whose
+file, which the result line shows) or drive:NAME (a run of
+scripts/hist-drive.c, kept in IO/drive/NAME the same way). The tests ran in the guests whose
 run.sh results are in
 IO/guest-K (several at once), or in IO itself. RESULT is pass, xfail, unsupported or untested; anything but
 pass must say why. With --reference (the upstream kernel's file), fail is
@@ -50,8 +51,9 @@ FTRACE_RESULTS = {'PASS': 'pass', 'FAIL': 'fail', 'UNRESOLVED': 'unresolved',
 KUNIT_RESULTS = {'PASS': 'pass', 'FAIL': 'fail', 'SKIP': 'unsupported',
 		 'ERROR': 'error'}
 # The kinds of test whose results are kept as run.sh keeps a guest's,
-# one directory each under IO/KIND: the extra boots, the clients' tests.
-RUN_DIRS = ('boot', 'client')
+# one directory each under IO/KIND: the extra boots, the clients' tests,
+# hist-drive's runs.
+RUN_DIRS = ('boot', 'client', 'drive')
 
 
 def read_expected(path, allowed=ALLOWED):

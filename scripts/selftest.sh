@@ -52,6 +52,24 @@ expect "only the guest whose last switch went to jiffies" \
 got=$(jiffy_clock_guests "$tmp"/none/guest-*/dmesg)
 expect "no guest directories" "" "$got"
 
+# The allocation-failure sweep (drive:faults) makes vmalloc fail on
+# purpose, and vmalloc warns with a stack: the debug pass must not take
+# it for a report, and must still see a report that follows it.
+dmesg injected/guest-0 '[1.0] hist-drive: vmalloc error: size 131072, failed to allocate pages, mode:0xdc0(GFP_KERNEL|__GFP_ZERO)' \
+	'[1.0] CPU: 0 UID: 0 PID: 63 Comm: hist-drive Not tainted 6.12.117+' \
+	'[1.0] Call Trace:' '[1.0]  <TASK>' '[1.0]  dump_stack_lvl+0x5d/0x80' \
+	'[1.0]  </TASK>' '[1.1] Mem-Info:'
+got=$(without_injected "$tmp"/injected/guest-*/dmesg | grep -c 'Call Trace' || true)
+expect "an injected vmalloc failure is not a report" 0 "$got"
+dmesg injected/guest-1 '[1.0] hist-drive: vmalloc error: size 131072, failed to allocate pages' \
+	'[1.0] Call Trace:' '[1.0]  </TASK>' '[2.0] BUG: KASAN: slab-use-after-free in hist_show' \
+	'[2.0] Call Trace:'
+got=$(without_injected "$tmp"/injected/guest-1/dmesg | grep -cE 'BUG:|Call Trace' || true)
+expect "a report after an injected failure is one" 2 "$got"
+got=$(without_injected "$tmp"/injected/guest-1/dmesg "$tmp"/injected/none/dmesg | head -n 1)
+expect "lines named after their file, as grep names them" \
+	"$tmp/injected/guest-1/dmesg:[2.0] BUG: KASAN: slab-use-after-free in hist_show" "$got"
+
 # Commit 94f41e6 left make bench-hist unable to boot: run.sh asked QEMU
 # for a thread per vCPU along with -icount, which it refuses ("No MTTCG
 # when icount is enabled"), and the bench measured nothing.
