@@ -174,11 +174,12 @@ case $mode in *-debug) timeout_s=4800 boot_timeout=1200 ;; esac
 boot_on=0
 [ -z "$(echo boot:synthetic-events | wanted)" ] || boot_on=1
 # The tests that are programs (guest-clients.sh): the real clients'
-# (client:NAME, scripts/clients/), and on the ours-debug kernel
-# hist-drive's volume run and allocation-failure sweep (drive:NAME,
-# scripts/hist-drive.c), which exist for its checkers. Each runs in the
-# last part's guest, before its ftracetest. The libtracefs client and
-# hist-drive are built here.
+# (client:NAME, scripts/clients/), each in the last part's guest, and on
+# the ours-debug kernel hist-drive's volume run and allocation-failure
+# sweep (drive:NAME, scripts/hist-drive.c), which exist for its checkers
+# and take minutes each: they are dealt out to the parts as the test
+# files are. Each runs before its guest's ftracetest. The libtracefs
+# client and hist-drive are built here.
 drives=
 [ "$mode" != ours-debug ] || drives='drive:volume drive:faults'
 # shellcheck disable=SC2086 # words
@@ -209,11 +210,12 @@ def cost(t, n):
 	return sum(secs.get(i, usual) for i in [tid, tid + ":instance"][:n])
 tests = [(t, cost(t, int(n))) for t, n in
 	 (l.split() for l in sys.stdin if l.strip())]
+tests += [(c, secs.get(c, usual)) for c in clients if c.startswith("drive:")]
 shards = max(1, min(shards, len(tests) or 1))
 load = [0.0] * shards
 load[0] += kunit * secs.get("kunit:*", 2 * usual)
 load[-1] += boot * secs.get("boot:synthetic-events", 3 * usual)
-load[-1] += sum(secs.get(c, usual) for c in clients)
+load[-1] += sum(secs.get(c, usual) for c in clients if c.startswith("client:"))
 parts = [[] for _ in range(shards)]
 for t, c in sorted(tests, key=lambda x: -x[1]):
 	k = load.index(min(load))
@@ -266,10 +268,17 @@ if [ -n "$drives" ]; then
 	: "${DRIVE_SEED:=$((16#$(git -C "$TOP" rev-parse -q --short=8 --verify HEAD || echo 1)))}"
 	stress_args+=${DRIVE_N:+ DRIVE_N=$DRIVE_N}" DRIVE_SEED=$DRIVE_SEED"
 fi
-run_part() { # K LAST TEST...
+run_part() { # K LAST TEST-OR-DRIVE-ID...
 	local k=$1 last=$2 t0 args="kunit.enable=0$stress_args" kunit=0
-	local boot_here=0 clients_here=0 flags=() c
+	local boot_here=0 clients_here=0 flags=() c files=()
 	shift 2
+	for c in "$@"; do
+		case $c in
+		drive:*) flags+=(-c "$c") clients_here=1 ;;
+		*) files+=("$c") ;;
+		esac
+	done
+	set -- "${files[@]}"
 	t0=$(date +%s)
 	if [ "$k" = 0 ] && [ $kunit_on = 1 ]; then
 		kunit=1 args=$fuzz_args$stress_args
@@ -279,16 +288,17 @@ run_part() { # K LAST TEST...
 	# that is also KUnit's: the suites at boot would meet the boot-time
 	# synthetic events and their log would meet the check's scan.
 	if [ "$last" = 1 ] && [ $boot_on = 1 ] && [ $kunit = 0 ]; then
-		boot_here=1 flags=(-b) args="bootconfig $args"
+		boot_here=1 flags+=(-b) args="bootconfig $args"
 	fi
 	[ $no_instance = 0 ] || flags+=(-n)
-	if [ "$last" = 1 ] && [ -n "$clients" ]; then
-		clients_here=1
+	if [ "$last" = 1 ]; then
 		for c in $clients; do
-			flags+=(-c "$c")
+			case $c in
+			client:*) flags+=(-c "$c") clients_here=1 ;;
+			esac
 		done
-		flags+=(-B "$clients_dir")
 	fi
+	[ $clients_here = 0 ] || flags+=(-B "$clients_dir")
 	if [ $# -gt 0 ] || [ $kunit = 1 ] || [ $boot_here = 1 ] ||
 	   [ $clients_here = 1 ]; then
 		# With no test file, ftracetest would run them all: KUnit only.
