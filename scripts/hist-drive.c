@@ -310,15 +310,12 @@ static int write_cmd(const char *path, const char *text)
 	return write(fd, text, strlen(text)) < 0 ? -errno : 0;
 }
 
-/* Read @path whole into @buf (NUL-terminated): its length or -errno. */
-static long read_file(const char *path, char *buf, size_t room)
+/* Read @fd whole from its start into @buf (NUL-terminated): its length or -errno. */
+static long read_fd(int fd, char *buf, size_t room)
 {
 	size_t n = 0;
 	ssize_t r;
-	int fd = file_fd(path, O_RDONLY);
 
-	if (fd < 0)
-		return fd;
 	while (n + 1 < room) {
 		r = pread(fd, buf + n, room - 1 - n, n);
 		if (r < 0)
@@ -331,6 +328,14 @@ static long read_file(const char *path, char *buf, size_t room)
 	return n;
 }
 
+/* Read @path, through its file kept open. */
+static long read_file(const char *path, char *buf, size_t room)
+{
+	int fd = file_fd(path, O_RDONLY);
+
+	return fd < 0 ? fd : read_fd(fd, buf, room);
+}
+
 /*
  * The same through a file opened for it, as cat reads: the sweep's reads
  * fail the allocations of the open too (the hist file's reader, the
@@ -339,19 +344,15 @@ static long read_file(const char *path, char *buf, size_t room)
 static long read_file_fresh(const char *path, char *buf, size_t room)
 {
 	char full[600];
-	size_t n = 0;
-	ssize_t r = 0;
+	long r;
 	int fd;
 
 	snprintf(full, sizeof(full), TRACEFS "%s", path);
 	fd = open(full, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	while (n + 1 < room && (r = read(fd, buf + n, room - 1 - n)) > 0)
-		n += r;
-	r = r < 0 ? -errno : (long)n;
+	r = read_fd(fd, buf, room);
 	close(fd);
-	buf[n] = 0;
 	return r;
 }
 
@@ -589,30 +590,40 @@ static bool run_line(const struct line *l, bool quiet)
 	return true;
 }
 
+/*
+ * Read hist and hist_debug of the event whose trigger file is @trigger;
+ * a read that fails is reported if @must.
+ */
+static void read_event_hists(const char *trigger, bool must)
+{
+	static const char *const files[] = { "hist", "hist_debug" };
+	char path[512];
+	unsigned int i;
+	long r;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%.*s%s",
+			 (int)(strrchr(trigger, '/') + 1 - trigger), trigger, files[i]);
+		r = read_file(path, read_buf, READ_BUF);
+		if (r < 0 && must)
+			report("read %s: %s", path, strerror(-r));
+		count.reads += r >= 0;
+	}
+}
+
 /* Read hist and hist_debug of every event the case's trigger lines name. */
 static void read_hists(const struct drive_case *c)
 {
-	char path[512], *slash;
+	char path[512];
 	int i;
 
 	for (i = 0; i < c->n_lines; i++) {
 		const struct line *l = &c->lines[i];
-		long r;
 
 		if (!l->path || !is_trigger_path(l->path))
 			continue;
 		expand(l->path, path, sizeof(path));
-		slash = strrchr(path, '/');
-		strcpy(slash + 1, "hist");
-		r = read_file(path, read_buf, READ_BUF);
-		if (r < 0)
-			report("read %s: %s", path, strerror(-r));
-		count.reads += r >= 0;
-		strcpy(slash + 1, "hist_debug");
-		r = read_file(path, read_buf, READ_BUF);
-		if (r < 0)
-			report("read %s: %s", path, strerror(-r));
-		count.reads += r >= 0;
+		read_event_hists(path, true);
 	}
 }
 
@@ -693,9 +704,13 @@ static void check_clean(const struct drive_case *c)
 	}
 }
 
-/* Run the lines of @kind, or before the do line (setup and fire lines) */
-static void run_phase(const struct drive_case *c, enum kind kind)
+/*
+ * Run the lines of @kind, or before the do line (setup and fire lines):
+ * whether each did what its line says.
+ */
+static bool run_phase(const struct drive_case *c, enum kind kind)
 {
+	bool ok = true;
 	int i;
 
 	for (i = 0; i < c->n_lines; i++) {
@@ -705,8 +720,9 @@ static void run_phase(const struct drive_case *c, enum kind kind)
 				      l->kind == READ))
 			break;
 		if (l->kind == kind || (kind == SETUP && l->kind == FIRE))
-			run_line(l, false);
+			ok &= run_line(l, false);
 	}
+	return ok;
 }
 
 static const struct line *do_line(const struct drive_case *c)
@@ -857,18 +873,6 @@ static bool fail_nth_injected(void)
 	return atoi(buf) == 0;
 }
 
-/* The then lines: undo what the do line did. */
-static bool run_then(const struct drive_case *c)
-{
-	bool ok = true;
-	int i;
-
-	for (i = 0; i < c->n_lines; i++)
-		if (c->lines[i].kind == THEN)
-			ok &= run_line(&c->lines[i], false);
-	return ok;
-}
-
 /*
  * Hit the events, then read hist and hist_debug of @path's event. The
  * hits are the same each time (what a count or a filter of the case
@@ -876,16 +880,10 @@ static bool run_then(const struct drive_case *c)
  */
 static void use_trigger(const char *path)
 {
-	char file[512];
-
 	seed = 0;
 	fire_rounds(1);
-	if (!is_trigger_path(path))
-		return;
-	snprintf(file, sizeof(file), "%.*shist", (int)(strlen(path) - 7), path);
-	count.reads += read_file(file, read_buf, READ_BUF) >= 0;
-	snprintf(file, sizeof(file), "%.*shist_debug", (int)(strlen(path) - 7), path);
-	count.reads += read_file(file, read_buf, READ_BUF) >= 0;
+	if (is_trigger_path(path))
+		read_event_hists(path, false);
 }
 
 /* faults: a read line, swept; the clean read is in @clean */
@@ -951,7 +949,7 @@ static void faults_case(const struct drive_case *c)
 	ok_clean = run_line(d, false);
 	use_trigger(path);
 	snapshot(c, snap_done, sizeof(snap_done));
-	if (ok_clean && run_then(c)) {
+	if (ok_clean && run_phase(c, THEN)) {
 		snapshot(c, snap_now, sizeof(snap_now));
 		if (strcmp(snap_before, snap_now))
 			diff_report("the then lines did not undo the do line",
@@ -974,7 +972,7 @@ static void faults_case(const struct drive_case *c)
 			else if (strcmp(snap_done, snap_now))
 				diff_report("after the last run", snap_done, snap_now);
 			if (ok)
-				run_then(c);
+				run_phase(c, THEN);
 			break;
 		}
 		count.injected++;
@@ -988,7 +986,7 @@ static void faults_case(const struct drive_case *c)
 			count.fallback_runs++;
 			if (strcmp(snap_done, snap_now))
 				diff_report("succeeded with a failure injected", snap_done, snap_now);
-			run_then(c);
+			run_phase(c, THEN);
 			continue;
 		}
 		/* ENOMEM, EINVAL, ENOENT and the others, for the case's line */
@@ -1001,7 +999,7 @@ static void faults_case(const struct drive_case *c)
 			snprintf(what, sizeof(what), "failure %u left", nth);
 			diff_report(what, snap_before, snap_now);
 			/* put it back as it was, if the then lines can */
-			run_then(c);
+			run_phase(c, THEN);
 		}
 	}
 	if (nth > MAX_NTH)
