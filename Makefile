@@ -19,7 +19,10 @@
 
 REF ?= 0
 DEBUG ?= 0
-export REF DEBUG
+# Where the trees, kernels and results go (.ci/run moves it out of the
+# clone, see there).
+BUILD ?= $(CURDIR)/build
+export REF DEBUG BUILD
 
 MODE := $(if $(filter 1,$(REF)),ref,ours)$(if $(filter 1,$(DEBUG)),-debug)
 
@@ -71,8 +74,8 @@ cross-check: deps
 
 bench-map: deps
 	@scripts/tree.sh >/dev/null
-	@$(MAKE) --no-print-directory -C build/src-ours/tools/testing/tracing_map \
-		bench UPSTREAM=$(CURDIR)/build/base/kernel/trace
+	@$(MAKE) --no-print-directory -C $(BUILD)/src-ours/tools/testing/tracing_map \
+		bench UPSTREAM=$(BUILD)/base/kernel/trace
 
 # Always ours against the reference, both non-debug: REF and DEBUG do not
 # apply. REPS (runs per scenario, default 3) and WALL reach the script
@@ -83,9 +86,9 @@ bench-hist: deps
 	@scripts/bench-hist.sh
 
 clean:
-	rm -rf build/obj-* build/src-ours/.obj-* build/base/.obj-* \
-		build/results-* build/io.* build/patches build/bench-hist \
-		build/series-am build/bisect build/bisect.config
+	rm -rf $(BUILD)/obj-* $(BUILD)/src-ours/.obj-* $(BUILD)/base/.obj-* \
+		$(BUILD)/results-* $(BUILD)/io.* $(BUILD)/patches $(BUILD)/bench-hist \
+		$(BUILD)/series-am $(BUILD)/bisect $(BUILD)/bisect.config
 
 distclean:
-	rm -rf build
+	rm -rf $(BUILD)

@@ -32,7 +32,7 @@ kmake() { # TREE OBJ ARGS...
 git -C "$wt" checkout -q -f --detach series
 obj=$BUILD/obj-bisect
 mkdir -p "$obj"
-embed=$(realpath --relative-to="$obj" "$TOP/scripts/config/boot-synth.bconf")
+embed=$(embed_name "$obj")
 echo "CONFIG_BOOT_CONFIG_EMBED_FILE=\"$embed\"" >"$obj/embed.config"
 kmake "$wt" "$obj" -s tinyconfig >/dev/null
 KCONFIG_CONFIG=$obj/.config "$wt/scripts/kconfig/merge_config.sh" -m -O "$obj" \

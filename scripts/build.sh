@@ -36,12 +36,9 @@ if [ "$(readlink "$obj" 2>/dev/null)" != "$link" ]; then
 	rm -rf "$obj"
 	ln -s "$link" "$obj"
 fi
-# The bootconfig embedded in the kernel (see base.config). kbuild reads it
-# from the object directory, so give its path relative to that: the value
-# lands in autoconf.h, which every compile includes, and an absolute path
-# would make each clone of this repository (CI's is a fresh one) miss
-# ccache's direct mode on every file.
-embed=$(realpath --relative-to="$obj" "$TOP/scripts/config/boot-synth.bconf")
+# The bootconfig embedded in the kernel (see base.config), named as
+# embed_name says.
+embed=$(embed_name "$obj")
 echo "CONFIG_BOOT_CONFIG_EMBED_FILE=\"$embed\"" >"$obj/embed.config"
 frags="$frags $obj/embed.config"
 # Regenerate the config only when a fragment changed, so an unchanged

@@ -67,6 +67,23 @@ without_injected() {
 	done
 }
 
+# embed_name OBJ: the name, relative to the object directory OBJ, that a
+# kernel's config gives the bootconfig it embeds (base.config). The name
+# lands in autoconf.h, which every compile includes, so it must not say
+# where the repository is, or each clone of it would miss ccache's direct
+# mode on every file. It is the file's place under BUILD's parent: that
+# is the repository itself when BUILD is build/, and a copy kept there
+# when BUILD is elsewhere (.ci/run's, which outlives its clones).
+embed_name() {
+	local file=$BUILD/../scripts/config/boot-synth.bconf
+	if [ "$(realpath -m "$BUILD/..")" != "$(realpath "$TOP")" ]; then
+		mkdir -p "$(dirname "$file")"
+		cmp -s "$TOP/scripts/config/boot-synth.bconf" "$file" ||
+			cp "$TOP/scripts/config/boot-synth.bconf" "$file"
+	fi
+	realpath --relative-to="$1" "$file"
+}
+
 # jiffy_clock_guests DMESG...: the kernel logs, of those that exist, whose
 # last clocksource switch went to jiffies (the TSC failed to calibrate).
 jiffy_clock_guests() {

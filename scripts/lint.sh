@@ -76,7 +76,7 @@ if [ ${#dirs[@]} -gt 0 ]; then
 	mkdir -p "$obj"
 	# ours' config, with the embedded bootconfig named from here: ours
 	# names it relative to its own objects (build.sh), a level deeper
-	embed=$(realpath --relative-to="$obj" "$TOP/scripts/config/boot-synth.bconf")
+	embed=$(embed_name "$obj")
 	sed "s|^CONFIG_BOOT_CONFIG_EMBED_FILE=.*|CONFIG_BOOT_CONFIG_EMBED_FILE=\"$embed\"|" \
 		"$BUILD/obj-ours/.config" >"$obj/.config.want"
 	cmp -s "$obj/.config.want" "$obj/.config" ||

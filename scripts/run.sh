@@ -41,6 +41,16 @@ shift
 [ "${1:-}" = "--" ] && shift
 [ $# -gt 0 ] || [ -n "$script" ] || die "run.sh: no command"
 
+# The guest sees the host's files, except where it mounts a tmpfs of its
+# own (guest-init.sh): the tests, the modules and the clients must not
+# be there.
+for d in "$TOP" "$BUILD"; do
+	case $(realpath -m "$d")/ in
+	/tmp/* | /run/* | /root/* | /var/tmp/*)
+		die "$d is under a directory the guest covers with a tmpfs" ;;
+	esac
+done
+
 kernel=$(obj_of "$mode")/arch/x86/boot/bzImage
 [ -f "$kernel" ] || die "no kernel for $mode: run scripts/build.sh $mode"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run scripts/deps.sh"
