@@ -84,6 +84,20 @@ embed_name() {
 	realpath --relative-to="$1" "$file"
 }
 
+# tree_lock: take the lock that makes the scripts which compose trees
+# and series (tree.sh, patches.sh) wait for each other: they share
+# private index files, and the worktree build/src-ours. Whatever lock
+# git left on those is then stale, a run killed half-way (CI's build
+# directory outlives its runs, .ci/run): remove it, or git would refuse
+# to start until someone does.
+tree_lock() {
+	mkdir -p "$BUILD"
+	exec 9>"$BUILD/.tree.lock"
+	flock 9
+	rm -f "$BUILD/compose.index.lock" "$BUILD/removal.index.lock" \
+		"$BASE/.git/series.index.lock" "$BASE/.git/worktrees/src-ours/index.lock"
+}
+
 # jiffy_clock_guests DMESG...: the kernel logs, of those that exist, whose
 # last clocksource switch went to jiffies (the TSC failed to calibrate).
 jiffy_clock_guests() {

@@ -12,9 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # The same private index files as scripts/tree.sh: one at a time.
-mkdir -p "$BUILD"
-exec 9>"$BUILD/.tree.lock"
-flock 9
+tree_lock
 "$TOP/scripts/base.sh"
 git -C "$BASE" fetch -q --no-tags "$TOP" +HEAD:refs/ours/head
 removed=$(harness_identity && removal_commit)

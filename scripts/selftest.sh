@@ -70,6 +70,20 @@ got=$(without_injected "$tmp"/injected/guest-1/dmesg "$tmp"/injected/none/dmesg 
 expect "lines named after their file, as grep names them" \
 	"$tmp/injected/guest-1/dmesg:[2.0] BUG: KASAN: slab-use-after-free in hist_show" "$got"
 
+# A run killed while it held the tree lock leaves git's locks on the
+# private index files; with CI's build directory kept from one run to
+# the next, the next run's tree.sh then failed at once.
+(
+	BUILD=$tmp/locks BASE=$tmp/locks/base
+	mkdir -p "$BASE/.git/worktrees/src-ours"
+	touch "$BUILD/compose.index.lock" "$BASE/.git/series.index.lock" \
+		"$BASE/.git/worktrees/src-ours/index.lock" "$BUILD/compose.index"
+	tree_lock
+	ls "$BUILD" "$BASE/.git" "$BASE/.git/worktrees/src-ours" | grep -c '\.lock$' || true
+) >"$tmp/locks.out"
+expect "tree_lock removes the locks a killed run left" 0 "$(cat "$tmp/locks.out")"
+expect "and nothing else" yes "$([ -f "$tmp/locks/compose.index" ] && echo yes)"
+
 # Commit 94f41e6 left make bench-hist unable to boot: run.sh asked QEMU
 # for a thread per vCPU along with -icount, which it refuses ("No MTTCG
 # when icount is enabled"), and the bench measured nothing.

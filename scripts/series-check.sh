@@ -28,6 +28,9 @@ if [ ! -e "$am/.git" ]; then
 fi
 git -C "$BASE" diff --name-only pristine series | sed 's|^|/|' |
 	git -C "$am" sparse-checkout set --no-cone --stdin
+# What a run killed half-way left (CI's build directory outlives it):
+# its lock and its am session. Only this script uses the worktree.
+rm -f "$BASE/.git/worktrees/series-am/index.lock"
 git -C "$am" am --abort >/dev/null 2>&1 || true
 git -C "$am" checkout -q -f --detach pristine
 git -C "$am" clean -q -fdx

@@ -10,9 +10,7 @@
 
 # One at a time: two makes at once (a build and a check) would share the
 # index files and the worktree.
-mkdir -p "$BUILD"
-exec 9>"$BUILD/.tree.lock"
-flock 9
+tree_lock
 "$TOP/scripts/base.sh"
 harness_identity
 removed=$(removal_commit)
