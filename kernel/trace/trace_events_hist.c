@@ -1070,9 +1070,9 @@ static void hist_enable_hit(struct event_trigger_data *data,
 			WRITE_ONCE(t->paused, !ed->enable);
 }
 
-static bool hist_enable_count(struct event_trigger_data *data,
-			      struct trace_buffer *buffer, void *rec,
-			      struct ring_buffer_event *rbe)
+VISIBLE_IF_KUNIT bool hist_enable_count(struct event_trigger_data *data,
+					struct trace_buffer *buffer, void *rec,
+					struct ring_buffer_event *rbe)
 {
 	if (!data->count)
 		return false;

@@ -1318,6 +1318,9 @@ void hist_poll_closed(void);
 /* static unless KUnit tests them */
 void hist_clear_start(struct event_trigger_data *data);
 void hist_clear_finish(struct event_trigger_data *data);
+bool hist_enable_count(struct event_trigger_data *data,
+		       struct trace_buffer *buffer, void *rec,
+		       struct ring_buffer_event *rbe);
 #endif
 
 #endif /* __TRACE_HIST_H */

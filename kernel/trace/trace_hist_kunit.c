@@ -1929,6 +1929,97 @@ out:
 }
 
 /*
+ * enable_hist:...:N and disable_hist:...:N fire N times in all, however
+ * many CPUs hit their event at once.  This CPU and a kthread on another
+ * take from one count until it is gone, then go on trying a while: the
+ * takes that succeeded must add up to N, and the count must stay 0 (a
+ * count read and written back loses takes, and two takers that both saw
+ * 1 could take it to -1, which means no limit).
+ */
+#define COUNT_TAKES	20000UL
+
+struct hist_count_race {
+	struct event_trigger_data	data;
+	unsigned long			taken[2];	/* this CPU, the other */
+	unsigned long			tries_after[2];	/* once 0 was seen */
+};
+
+static void hist_count_race_take(struct hist_count_race *race, int who)
+{
+	unsigned int i;
+
+	preempt_disable();
+	for (i = 0; i < NEST_BATCH; i++) {
+		if (hist_enable_count(&race->data, NULL, NULL, NULL))
+			WRITE_ONCE(race->taken[who], race->taken[who] + 1);
+		else
+			WRITE_ONCE(race->tries_after[who],
+				   race->tries_after[who] + 1);
+	}
+	preempt_enable();
+}
+
+static int hist_count_race_other(void *arg)
+{
+	while (!kthread_should_stop()) {
+		hist_count_race_take(arg, 1);
+		cond_resched();
+	}
+	return 0;
+}
+
+static void hist_count_race_stop(void *arg)
+{
+	kthread_stop(arg);
+}
+
+static void hist_test_enable_count(struct kunit *test)
+{
+	struct hist_count_race *race;
+	struct task_struct *other;
+	unsigned long deadline;
+	int ret;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "no other CPU to take from");
+	race = kunit_kzalloc(test, sizeof(*race), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, race);
+	race->data.count = COUNT_TAKES;
+
+	migrate_disable();
+	other = kthread_create(hist_count_race_other, race, "hist_kunit_count");
+	if (IS_ERR(other)) {
+		migrate_enable();
+		KUNIT_FAIL(test, "no kthread");
+		return;
+	}
+	kthread_bind(other,
+		     cpumask_any_but(cpu_online_mask, smp_processor_id()));
+	ret = kunit_add_action_or_reset(test, hist_count_race_stop, other);
+	if (ret) {
+		migrate_enable();
+		KUNIT_FAIL(test, "no action: %d", ret);
+		return;
+	}
+	wake_up_process(other);
+	deadline = jiffies + 20 * HZ;
+	while ((READ_ONCE(race->tries_after[0]) < 10 * NEST_BATCH ||
+		READ_ONCE(race->tries_after[1]) < 10 * NEST_BATCH) &&
+	       time_before(jiffies, deadline)) {
+		hist_count_race_take(race, 0);
+		cond_resched();
+	}
+	kunit_release_action(test, hist_count_race_stop, other);
+	migrate_enable();
+
+	kunit_info(test, "%lu taken here, %lu on the other CPU\n",
+		   race->taken[0], race->taken[1]);
+	KUNIT_EXPECT_GT(test, race->tries_after[1], 0);
+	KUNIT_EXPECT_EQ(test, race->taken[0] + race->taken[1], COUNT_TAKES);
+	KUNIT_EXPECT_EQ(test, race->data.count, 0);
+}
+
+/*
  * enable_hist and disable_hist triggers write the paused flag from any
  * event, so they may fire while a clear is emptying the map.  The clear
  * must still keep every hit out until the map is whole, and must leave
@@ -2010,6 +2101,7 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE_SLOW(hist_test_nested_hits),
 	KUNIT_CASE_SLOW(hist_test_nmi_hits),
 	KUNIT_CASE(hist_test_clear_vs_enable),
+	KUNIT_CASE_SLOW(hist_test_enable_count),
 	KUNIT_CASE_SLOW(hist_test_agg_concurrent),
 	{}
 };
