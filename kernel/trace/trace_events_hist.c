@@ -1074,10 +1074,20 @@ VISIBLE_IF_KUNIT bool hist_enable_count(struct event_trigger_data *data,
 					struct trace_buffer *buffer, void *rec,
 					struct ring_buffer_event *rbe)
 {
-	if (!data->count)
-		return false;
-	if (data->count != -1)
-		data->count--;
+	unsigned long count = READ_ONCE(data->count);
+
+	/*
+	 * Hits on other CPUs, and an NMI on this one, take from the same
+	 * count: each take is one cmpxchg.  A count read and written back
+	 * lost takes, and two takers that both saw 1 could leave it at -1,
+	 * which means no limit.
+	 */
+	do {
+		if (!count)
+			return false;
+		if (count == -1UL)
+			return true;
+	} while (!try_cmpxchg(&data->count, &count, count - 1));
 	return true;
 }
 
