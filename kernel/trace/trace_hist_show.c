@@ -48,7 +48,8 @@ int hist_print_trigger(struct seq_file *m, struct event_trigger_data *data)
 	hist_spec_show(m, data->private_data, HIST_SPEC_ALL);
 	if (data->filter_str)
 		seq_printf(m, " if %s", data->filter_str);
-	seq_puts(m, data->paused ? " [paused]\n" : " [active]\n");
+	/* enable_hist and disable_hist flip it from their events' hits */
+	seq_puts(m, READ_ONCE(data->paused) ? " [paused]\n" : " [active]\n");
 	return 0;
 }
 
