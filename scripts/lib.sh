@@ -41,9 +41,11 @@ die() { echo "error: $*" >&2; exit 1; }
 # other flags when DEBUG=0 than when it is unset; objtool, linked with
 # it, is a prerequisite of every object, so each change of DEBUG rebuilt
 # the whole kernel (measured: 1,153 objects, 148 s, in CI's debug pass),
-# and the debug kernel ran its objtool unoptimised.
+# and the debug kernel ran its objtool unoptimised. A variable given on
+# make's command line also reaches every sub-make through MAKEFLAGS:
+# that goes too (the builds pass -j themselves).
 kernel_cc() {
-	unset REF DEBUG KCSAN COVERAGE
+	unset REF DEBUG KCSAN COVERAGE MAKEFLAGS MFLAGS MAKEOVERRIDES
 	export CCACHE_BASEDIR=$BUILD
 	KERNEL_CC=gcc
 	if command -v ccache >/dev/null; then KERNEL_CC="ccache gcc"; fi
