@@ -88,6 +88,9 @@ without_injected() {
 embed_name() {
 	local file=$BUILD/../scripts/config/boot-synth.bconf
 	if [ "$(realpath -m "$BUILD/..")" != "$(realpath "$TOP")" ]; then
+		# not the file of another checkout
+		[ ! -e "$BUILD/../.git" ] ||
+			die "BUILD=$BUILD is the build directory of another checkout"
 		mkdir -p "$(dirname "$file")"
 		cmp -s "$TOP/scripts/config/boot-synth.bconf" "$file" ||
 			cp "$TOP/scripts/config/boot-synth.bconf" "$file"
@@ -106,7 +109,9 @@ tree_lock() {
 	exec 9>"$BUILD/.tree.lock"
 	flock 9
 	rm -f "$BUILD/compose.index.lock" "$BUILD/removal.index.lock" \
-		"$BASE/.git/series.index.lock" "$BASE/.git/worktrees/src-ours/index.lock"
+		"$BASE/.git/series.index.lock" "$BASE/.git/worktrees/src-ours/index.lock" \
+		"$BASE/.git/worktrees/src-ours/HEAD.lock" \
+		"$BASE/.git/refs/heads/series.lock" "$BASE/.git/refs/ours/head.lock"
 }
 
 # jiffy_clock_guests DMESG...: the kernel logs, of those that exist, whose

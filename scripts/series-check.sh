@@ -26,11 +26,13 @@ if [ ! -e "$am/.git" ]; then
 	git -C "$BASE" worktree prune
 	git -C "$BASE" worktree add -q --no-checkout --detach "$am" pristine
 fi
+# What a run killed half-way left (CI's build directory outlives it):
+# git's locks and the am session. Only this script uses the worktree.
+rm -f "$BASE/.git/worktrees/series-am/index.lock" \
+	"$BASE/.git/worktrees/series-am/HEAD.lock" \
+	"$BASE/.git/worktrees/series-am/info/sparse-checkout.lock"
 git -C "$BASE" diff --name-only pristine series | sed 's|^|/|' |
 	git -C "$am" sparse-checkout set --no-cone --stdin
-# What a run killed half-way left (CI's build directory outlives it):
-# its lock and its am session. Only this script uses the worktree.
-rm -f "$BASE/.git/worktrees/series-am/index.lock"
 git -C "$am" am --abort >/dev/null 2>&1 || true
 git -C "$am" checkout -q -f --detach pristine
 git -C "$am" clean -q -fdx
