@@ -52,7 +52,10 @@ mapfile -t docs < <(overlay_files | grep -E '^Documentation/.*\.rst$' || true)
 if [ ${#docs[@]} -gt 0 ]; then
 	obj=$BUILD/obj-docs
 	mkdir -p "$obj"
-	log=$(make -C "$SRC_OURS" O="$obj" SPHINXDIRS=trace htmldocs 2>&1 ||
+	# -E: read every document again, so that the warnings of one that
+	# did not change are printed again too (CI's build directory is
+	# kept from one run to the next, .ci/run).
+	log=$(make -C "$SRC_OURS" O="$obj" SPHINXDIRS=trace SPHINXOPTS=-E htmldocs 2>&1 ||
 		echo "make htmldocs failed")
 	for f in "${docs[@]}"; do
 		html=$obj/Documentation/output/${f#Documentation/}
@@ -81,6 +84,11 @@ if [ ${#dirs[@]} -gt 0 ]; then
 		"$BUILD/obj-ours/.config" >"$obj/.config.want"
 	cmp -s "$obj/.config.want" "$obj/.config" ||
 		cp "$obj/.config.want" "$obj/.config"
+	# Our objects are compiled again each time, so that W=1 says again
+	# what it said of a file that did not change (ccache replays it).
+	for f in "${files[@]}"; do
+		case $f in *.c) rm -f "$obj/${f%.c}.o" ;; esac
+	done
 	for d in "${dirs[@]}"; do
 		log=$(make -C "$SRC_OURS" O="$obj" ARCH=x86_64 -j"$JOBS" -s \
 			CC="$KERNEL_CC" HOSTCC="$KERNEL_CC" W=1 C=2 CHECK="sparse" "$d/" 2>&1 ||
