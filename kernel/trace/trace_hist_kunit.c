@@ -2019,6 +2019,21 @@ static void hist_test_enable_count(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, race->data.count, 0);
 }
 
+/* The ends of a count: 0 fires no more, -1 (no count given) for ever. */
+static void hist_test_enable_count_ends(struct kunit *test)
+{
+	struct event_trigger_data data = { .count = 1 };
+
+	KUNIT_EXPECT_TRUE(test, hist_enable_count(&data, NULL, NULL, NULL));
+	KUNIT_EXPECT_EQ(test, data.count, 0);
+	KUNIT_EXPECT_FALSE(test, hist_enable_count(&data, NULL, NULL, NULL));
+	KUNIT_EXPECT_EQ(test, data.count, 0);
+	data.count = -1UL;
+	KUNIT_EXPECT_TRUE(test, hist_enable_count(&data, NULL, NULL, NULL));
+	KUNIT_EXPECT_TRUE(test, hist_enable_count(&data, NULL, NULL, NULL));
+	KUNIT_EXPECT_EQ(test, data.count, -1UL);
+}
+
 /*
  * enable_hist and disable_hist triggers write the paused flag from any
  * event, so they may fire while a clear is emptying the map.  The clear
@@ -2101,6 +2116,7 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE_SLOW(hist_test_nested_hits),
 	KUNIT_CASE_SLOW(hist_test_nmi_hits),
 	KUNIT_CASE(hist_test_clear_vs_enable),
+	KUNIT_CASE(hist_test_enable_count_ends),
 	KUNIT_CASE_SLOW(hist_test_enable_count),
 	KUNIT_CASE_SLOW(hist_test_agg_concurrent),
 	{}
