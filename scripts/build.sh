@@ -41,10 +41,14 @@ fi
 embed=$(embed_name "$obj")
 echo "CONFIG_BOOT_CONFIG_EMBED_FILE=\"$embed\"" >"$obj/embed.config"
 frags="$frags $obj/embed.config"
-# Regenerate the config only when a fragment changed, so an unchanged
-# config never costs a rebuild.
+# Regenerate the config only when a fragment or a patch of ours changed
+# (patches/ holds our Kconfig changes: in a kept build directory, CI's,
+# kbuild would otherwise give a new symbol its Kconfig default where a
+# fresh tinyconfig turns it off), so an unchanged config never costs a
+# rebuild.
 stamp=$obj/.fragments
-want=$(cat $frags | sha1sum)
+# shellcheck disable=SC2086
+want=$(cat $frags "$TOP"/patches/*.patch | sha1sum)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	note "build $mode: configuring"
 	kmake -s tinyconfig >/dev/null
