@@ -5,7 +5,8 @@
 #
 #   make [run]          build, boot, show a histogram made by our code
 #   make check          the test command (REF=1: the upstream reference,
-#                       DEBUG=1: KASAN, lockdep, kmemleak and UBSAN kernel)
+#                       DEBUG=1: KASAN, lockdep, kmemleak and UBSAN kernel,
+#                       KCSAN=1: the data race detector's kernel)
 #   make shell [CMD=f]  interactive guest shell, or run host script f inside
 #   make lint           checkpatch, kernel-doc, sparse, W=1, coccicheck
 #   make patches        the series as git format-patch files in build/patches
@@ -19,12 +20,18 @@
 
 REF ?= 0
 DEBUG ?= 0
+KCSAN ?= 0
 # Where the trees, kernels and results go (.ci/run moves it out of the
 # clone, see there).
 BUILD ?= $(CURDIR)/build
-export REF DEBUG BUILD
+export REF DEBUG KCSAN BUILD
 
-MODE := $(if $(filter 1,$(REF)),ref,ours)$(if $(filter 1,$(DEBUG)),-debug)
+MODE := $(if $(filter 1,$(REF)),ref,ours)$(if $(filter 1,$(DEBUG)),-debug)$(if $(filter 1,$(KCSAN)),-kcsan)
+ifneq ($(filter 1,$(KCSAN)),)
+ifneq ($(filter 1,$(REF) $(DEBUG)),)
+$(error KCSAN=1 is a mode of its own: ours, without REF or DEBUG)
+endif
+endif
 
 .PHONY: all run check shell lint patches series-check bisect-check cross-check build deps \
 	clean distclean bench-map bench-hist diff-check

@@ -21,11 +21,13 @@
 # boot:synthetic-events does not, a client or drive test when its ID
 # does not.
 #
-# The debug kernel (DEBUG=1) runs the debug set below unless FULL=1.
+# The debug kernel (DEBUG=1) runs the debug set below unless FULL=1, and
+# so does the KCSAN kernel (KCSAN=1), which fails on any data race report
+# that names a function of ours.
 . "$(dirname "$0")/lib.sh"
 
-mode=$(mode_of "${REF:-0}" "${DEBUG:-0}")
-base_mode=${mode%-debug}
+mode=$(mode_of "${REF:-0}" "${DEBUG:-0}" "${KCSAN:-0}")
+base_mode=${mode%%-*}
 expected=$TOP/scripts/expected/$base_mode.txt
 results=$BUILD/results-$mode
 select=${T:-}
@@ -105,7 +107,7 @@ print("|".join(re.escape(l.strip()) for l in sys.stdin if l.strip()))'
 }
 
 case $mode in
-*-debug)
+*-debug | *-kcsan)
 	if [ "$full" != 1 ]; then
 		ids=$(for t in $candidates; do
 			in_debug_set "$t" || echo "${t#test.d/}"
@@ -170,7 +172,7 @@ shards=${SHARDS:-$(nproc)}
 [ "$shards" -le 1 ] || export TCG_THREAD=single
 timeout_s=2400
 boot_timeout=300
-case $mode in *-debug) timeout_s=4800 boot_timeout=1200 ;; esac
+case $mode in *-debug | *-kcsan) timeout_s=4800 boot_timeout=1200 ;; esac
 boot_on=0
 [ -z "$(echo boot:synthetic-events | wanted)" ] || boot_on=1
 # The tests that are programs (guest-clients.sh): the real clients'
@@ -253,9 +255,14 @@ for k, p in enumerate(parts):
 # Its KUnit grammar fuzzer took 136 s for the ours kernel's 100,000
 # texts: it tries 20,000, other ones than the ours kernel's (seed 2), so
 # that the two passes together see more of the grammar.
+# The KCSAN kernel is there for the races: it runs the stress and the
+# tracefs fuzzer at their full volume, and the grammar fuzzer, which
+# races nothing, as the debug kernel does.
 case $mode in
 *-debug)
 	: "${TRACEFS_FUZZ_N:=60}" "${STRESS_S:=15}"
+	: "${FUZZ_N:=20000}" "${FUZZ_SEED:=2}" ;;
+*-kcsan)
 	: "${FUZZ_N:=20000}" "${FUZZ_SEED:=2}" ;;
 esac
 guest_args=" $TEST_GUEST_ARGS" # see lib.sh
@@ -457,6 +464,27 @@ if [ -n "$jiffy_clock" ]; then
 	failed=$((failed + 1))
 fi
 
+# checker_verdict LABEL FINDINGS...: the test LABEL, which passes when
+# every FINDINGS text is empty and otherwise shows the start of each.
+checker_verdict() {
+	local label=$1 f found=0
+	shift
+	for f in "$@"; do
+		[ -z "$f" ] || found=1
+	done
+	if [ $found = 1 ]; then
+		echo "$label: kernel reports found:"
+		for f in "$@"; do
+			[ -z "$f" ] || echo "$f" | head -n 100
+		done
+		echo "$label: 0 passed, 1 failed"
+		failed=$((failed + 1))
+	else
+		echo "$label: 1 passed, 0 failed"
+		passed=$((passed + 1))
+	fi
+}
+
 # A debug kernel's checkers speak through the kernel log, of both boots.
 case $mode in
 *-debug)
@@ -464,16 +492,42 @@ case $mode in
 		"$results"/boot/*/dmesg "$results"/boot/*/console.log |
 		grep -E 'BUG:|WARNING:|KASAN|UBSAN|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|Call Trace' || true)
 	leaks=$(cat "$results"/guest-*/kmemleak "$results"/boot/*/kmemleak 2>/dev/null || true)
-	if [ -n "$reports" ] || [ -n "$leaks" ]; then
-		echo "debug: kernel reports found:"
-		echo "$reports" | head -n 60
-		echo "$leaks" | head -n 60
-		echo "debug: 0 passed, 1 failed"
-		failed=$((failed + 1))
+	checker_verdict debug "$reports" "$leaks"
+	;;
+*-kcsan)
+	# KCSAN's reports of races our functions (the symbols of our kernel
+	# files' objects) take part in, and anything else that says a
+	# kernel went wrong. KCSAN's other reports are counted, for the log.
+	# A name that other objects define as well (a header's inline
+	# function, a compiler's clone of it) is not ours to answer for.
+	syms=$results/our-symbols
+	objdir=$(obj_of "$mode")
+	overlay_files | sed -n 's|^\(kernel/trace/.*\)\.c$|\1.o|p' |
+		(cd "$objdir" && xargs -r nm --defined-only 2>/dev/null || true) |
+		awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u |
+		join - <(awk '$2 ~ /^[tT]$/ { n[$3]++ }
+			      END { for (f in n) if (n[f] == 1) print f }' \
+			"$objdir/System.map" | sort) >"$syms" || true
+	# The kernel log has each report whole, but its buffer may have
+	# wrapped; the console has every report's title (KCSAN prints it at
+	# KERN_ERR, above the quiet level) but not its stacks. Both, then,
+	# and each report counted once.
+	logs=()
+	for f in "$results"/guest-*/dmesg "$results"/guest-*/console.log \
+		 "$results"/boot/*/dmesg "$results"/boot/*/console.log; do
+		[ ! -f "$f" ] || logs+=("$f")
+	done
+	races=
+	if [ -s "$syms" ]; then
+		races=$(kcsan_reports "$syms" "${logs[@]}")
 	else
-		echo "debug: 1 passed, 0 failed"
-		passed=$((passed + 1))
+		races="kcsan: no symbols of ours in $objdir"
 	fi
+	reports=$(cat "${logs[@]}" | grep -v 'BUG: KCSAN: ' |
+		grep -E 'BUG:|WARNING:|UBSAN|Call Trace' || true)
+	titles() { tr -d '\r' | grep -o '\[ *[0-9.]*\] BUG: KCSAN: .*' | sort -u | grep -c . || true; }
+	echo "numbers: kcsan: $(cat "${logs[@]}" | titles) reports, $(echo "$races" | titles) naming our functions"
+	checker_verdict kcsan "$races" "$reports"
 	;;
 esac
 

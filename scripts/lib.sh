@@ -139,12 +139,56 @@ tcg_thread() {
 	fi
 }
 
-# mode_of REF DEBUG -> ours | ref | ours-debug | ref-debug
+# mode_of REF DEBUG [KCSAN] -> ours | ref | ours-debug | ref-debug |
+# ours-kcsan. KCSAN cannot share a kernel with KASAN, and upstream keeps
+# it out of kernel/trace/, so there is no ref-kcsan to compare with.
 mode_of() {
 	local m=ours
 	[ "${1:-0}" = 1 ] && m=ref
 	[ "${2:-0}" = 1 ] && m=$m-debug
+	if [ "${3:-0}" = 1 ]; then
+		[ "$m" = ours ] || die "KCSAN=1 is a mode of its own: ours, without REF or DEBUG"
+		m=ours-kcsan
+	fi
 	echo "$m"
+}
+
+# kcsan_reports SYMBOLS FILE...: the KCSAN reports in the kernel logs or
+# console logs FILE... that name one of the functions listed in the file
+# SYMBOLS (one name a line) in their title or in one of their stacks:
+# the races our code takes part in. The others, between two pieces of code that are
+# not ours, are the business of those pieces' maintainers.
+kcsan_reports() {
+	local syms=$1 f logs=()
+	shift
+	for f in "$@"; do
+		[ ! -f "$f" ] || logs+=("$f")
+	done
+	[ ${#logs[@]} -gt 0 ] || return 0
+	# A report ends with a line of "="; one that a log's end cut short
+	# counts all the same.
+	awk 'function flush() {
+		if (inside && hit)
+			printf "%s", text
+		inside = 0
+	     }
+	     FNR == NR { ours[$1] = 1; next }
+	     { sub(/\r$/, "") }
+	     FNR == 1 { flush() }
+	     /BUG: KCSAN: / { flush(); inside = 1; text = ""; hit = 0 }
+	     inside {
+		text = text FILENAME ":" $0 "\n"
+		n = split($0, w, /[ \t\/]+/)
+		for (i = 1; i <= n; i++) {
+			f = w[i]
+			sub(/\+0x.*/, "", f)
+			if (f in ours)
+				hit = 1
+		}
+		if (/==========/)
+			flush()
+	     }
+	     END { flush() }' "$syms" "${logs[@]}"
 }
 
 # Source tree and object directory of a mode.

@@ -70,6 +70,30 @@ got=$(without_injected "$tmp"/injected/guest-1/dmesg "$tmp"/injected/none/dmesg 
 expect "lines named after their file, as grep names them" \
 	"$tmp/injected/guest-1/dmesg:[2.0] BUG: KASAN: slab-use-after-free in hist_show" "$got"
 
+# make check KCSAN=1 fails on the data races our functions take part in
+# (in the title, or in a stack), not on those between others' code.
+printf '%s\n' hist_run_hits tracing_map_insert >"$tmp/syms"
+dmesg kcsan/guest-0 '[1.0] ==================================================================' \
+	'[1.0] BUG: KCSAN: data-race in do_sys_poll / pipe_write' '[1.0] ' \
+	'[1.0] write to 0xffff8880 of 4 bytes by task 1 on cpu 0:' \
+	'[1.0]  pipe_write+0x1a2/0x5c0' '[1.0] ' \
+	'[1.0] ==================================================================' \
+	'[2.0] BUG: KCSAN: data-race in hist_run_hits / tracing_map_clear' \
+	'[2.0]  hist_run_hits+0x12/0x80' \
+	'[2.0] ==================================================================' \
+	'[3.0] BUG: KCSAN: data-race in __memcpy / memset_orig' \
+	'[3.0] read to 0xffff8881 of 8 bytes by interrupt on cpu 1:' \
+	'[3.0]  tracing_map_insert+0x40/0x200' \
+	'[3.0] ==================================================================' \
+	'[4.0] BUG: KCSAN: data-race in hist_run_hitsx / other' \
+	'[4.0] BUG: KCSAN: data-race in tracing_map_insert / other'
+dmesg kcsan/guest-1 '[1.0] BUG: KCSAN: data-race in a / b' '[1.0]  c+0x1/0x2'
+printf '[5.0] BUG: KCSAN: data-race in x / hist_run_hits\r\n[5.0] ====\r\n' >"$tmp/kcsan/guest-1/console.log"
+got=$(kcsan_reports "$tmp/syms" "$tmp"/kcsan/guest-*/dmesg "$tmp"/kcsan/guest-*/console.log "$tmp/kcsan/none" | grep -c 'BUG: KCSAN' || true)
+expect "the KCSAN reports naming our functions, in the title or a stack, on a console too" 4 "$got"
+got=$(kcsan_reports "$tmp/syms" "$tmp"/kcsan/guest-*/dmesg | grep -c 'do_sys_poll\|hist_run_hitsx\|in a / b' || true)
+expect "not the others, nor a name that only starts like ours" 0 "$got"
+
 # A run killed while it held the tree lock leaves git's locks on the
 # private index files; with CI's build directory kept from one run to
 # the next, the next run's tree.sh then failed at once.
