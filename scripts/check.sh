@@ -511,7 +511,8 @@ case $mode in
 	# The kernel log has each report whole, but its buffer may have
 	# wrapped; the console has every report's title (KCSAN prints it at
 	# KERN_ERR, above the quiet level) but not its stacks. Both, then,
-	# and each report counted once.
+	# and each report counted once. (cat /dev/null first: with no log
+	# at all, cat would read check.sh's standard input.)
 	logs=()
 	for f in "$results"/guest-*/dmesg "$results"/guest-*/console.log \
 		 "$results"/boot/*/dmesg "$results"/boot/*/console.log; do
@@ -523,10 +524,10 @@ case $mode in
 	else
 		races="kcsan: no symbols of ours in $objdir"
 	fi
-	reports=$(cat "${logs[@]}" | grep -v 'BUG: KCSAN: ' |
+	reports=$(cat /dev/null "${logs[@]}" | grep -v 'BUG: KCSAN: ' |
 		grep -E 'BUG:|WARNING:|UBSAN|Call Trace' || true)
 	titles() { tr -d '\r' | grep -o '\[ *[0-9.]*\] BUG: KCSAN: .*' | sort -u | grep -c . || true; }
-	echo "numbers: kcsan: $(cat "${logs[@]}" | titles) reports, $(echo "$races" | titles) naming our functions"
+	echo "numbers: kcsan: $(cat /dev/null "${logs[@]}" | titles) reports, $(echo "$races" | titles) naming our functions"
 	checker_verdict kcsan "$races" "$reports"
 	;;
 esac
