@@ -13,6 +13,8 @@
 #   make bench-map      tracing_map microbenchmark, ours against upstream
 #   make diff-check     the same seeded tracefs steps on ours and on the
 #                       reference, every difference explained (N=, SEED=)
+#   make coverage       lines and branches of our kernel files the tests reach
+#                       (gcov kernel, lcov; report in build/coverage/html)
 #   make bench-hist     hist-trigger cost per hit in QEMU, ours against upstream
 #                       (builds both kernels; WALL=0: no wall-clock pass)
 #   make build          just build the kernel of the mode
@@ -34,7 +36,7 @@ endif
 endif
 
 .PHONY: all run check shell lint patches series-check bisect-check cross-check build deps \
-	clean distclean bench-map bench-hist diff-check
+	clean distclean bench-map bench-hist diff-check coverage
 
 all: run
 
@@ -72,6 +74,10 @@ series-check: deps
 diff-check: deps
 	@scripts/diff-check.sh
 
+# Not in make check: a kernel of its own, and its report is for reading.
+coverage: deps
+	@scripts/coverage.sh
+
 # Not in make check: minutes per patch or per architecture.
 bisect-check: deps
 	@scripts/bisect-check.sh
@@ -95,7 +101,8 @@ bench-hist: deps
 clean:
 	rm -rf $(BUILD)/obj-* $(BUILD)/src-ours/.obj-* $(BUILD)/base/.obj-* \
 		$(BUILD)/results-* $(BUILD)/io.* $(BUILD)/patches $(BUILD)/bench-hist \
-		$(BUILD)/series-am $(BUILD)/bisect $(BUILD)/bisect.config
+		$(BUILD)/series-am $(BUILD)/bisect $(BUILD)/bisect.config \
+		$(BUILD)/coverage
 
 distclean:
 	rm -rf $(BUILD)

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Configure and build the kernel of one mode (ours, ref, ours-debug,
-# ref-debug, ours-kcsan, ours-bench, ref-bench) into build/obj-MODE.
+# ref-debug, ours-kcsan, ours-cov, ours-bench, ref-bench) into
+# build/obj-MODE.
 #
 # The config is tinyconfig + scripts/config/base.config, + ours.config in
 # ours modes, + debug.config in debug modes, + kcsan.config in
-# ours-kcsan, + bench.config in the bench modes (what make bench-hist
-# measures). Every option the fragments ask
+# ours-kcsan, + coverage.config in ours-cov, + bench.config in the bench
+# modes (what make bench-hist measures). Every option the fragments ask
 # for is then checked against the final .config: an option that a missing
 # dependency silently dropped would otherwise turn tests into "unsupported".
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +25,7 @@ frags=$TOP/scripts/config/base.config
 case $mode in ours*) frags="$frags $TOP/scripts/config/ours.config" ;; esac
 case $mode in *-debug) frags="$frags $TOP/scripts/config/debug.config" ;; esac
 case $mode in *-kcsan) frags="$frags $TOP/scripts/config/kcsan.config" ;; esac
+case $mode in *-cov) frags="$frags $TOP/scripts/config/coverage.config" ;; esac
 case $mode in *-bench) frags="$frags $TOP/scripts/config/bench.config" ;; esac
 
 kernel_cc

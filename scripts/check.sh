@@ -26,7 +26,7 @@
 # that names a function of ours.
 . "$(dirname "$0")/lib.sh"
 
-mode=$(mode_of "${REF:-0}" "${DEBUG:-0}" "${KCSAN:-0}")
+mode=$(mode_of "${REF:-0}" "${DEBUG:-0}" "${KCSAN:-0}" "${COVERAGE:-0}")
 base_mode=${mode%%-*}
 expected=$TOP/scripts/expected/$base_mode.txt
 results=$BUILD/results-$mode
@@ -144,6 +144,7 @@ ours)
 	fi
 	omit="${omit:+$omit|}^drive:"
 	;;
+ours-cov) ;; # make coverage: everything, hist-drive too
 *) omit="^drive:" ;;
 esac
 tests=$(for t in $candidates; do
@@ -172,7 +173,7 @@ shards=${SHARDS:-$(nproc)}
 [ "$shards" -le 1 ] || export TCG_THREAD=single
 timeout_s=2400
 boot_timeout=300
-case $mode in *-debug | *-kcsan) timeout_s=4800 boot_timeout=1200 ;; esac
+case $mode in *-debug | *-kcsan | *-cov) timeout_s=4800 boot_timeout=1200 ;; esac
 boot_on=0
 [ -z "$(echo boot:synthetic-events | wanted)" ] || boot_on=1
 # The tests that are programs (guest-clients.sh): the real clients'
@@ -183,12 +184,14 @@ boot_on=0
 # files are. Each runs before its guest's ftracetest. The libtracefs
 # client and hist-drive are built here.
 drives=
-[ "$mode" != ours-debug ] || drives='drive:volume drive:faults'
+case $mode in ours-debug | ours-cov) drives='drive:volume drive:faults' ;; esac
 # shellcheck disable=SC2086 # words
 clients=$(printf '%s\n' client:trace-cmd client:libtracefs client:cyclictest \
 	  $drives | wanted | paste -sd ' ' -)
 clients_dir=$BUILD/clients
 times=$TOP/scripts/expected/${mode/ref/ours}.times
+# A gcov kernel runs at about the plain kernel's speed.
+[ "$mode" != ours-cov ] || times=$TOP/scripts/expected/ours.times
 
 plan=$(for t in $tests; do
 	n=1

@@ -9,14 +9,16 @@
 # bpftrace, which make bench-hist times beside hist triggers; the clients
 # make check runs against the kernel (trace-cmd with libtraceevent, a
 # libtracefs program, cyclictest); Sphinx for the documentation build of
-# make lint; the cross compiler of make cross-check (arm64).
+# make lint; the cross compiler of make cross-check (arm64); lcov for
+# make coverage.
 pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils lz4 kmod
 perl python3 python3-ply python3-git git ccache sparse coccinelle qemu-system-x86 util-linux procps
 iputils-ping iproute2 hostname dash bash coreutils
 bpftrace
 trace-cmd libtraceevent-dev libtracefs-dev pkg-config rt-tests
 python3-sphinx python3-sphinx-rtd-theme
-gcc-aarch64-linux-gnu"
+gcc-aarch64-linux-gnu
+lcov"
 
 missing=""
 for p in $pkgs; do

@@ -72,6 +72,16 @@ if [ -e $leaks ]; then
 	echo scan >$leaks
 	cat $leaks >/run/io/kmemleak
 fi
+# On a gcov kernel (make coverage), the counts of every profiled object,
+# for scripts/coverage.sh. debugfs gives the .gcda files no size, so
+# each is read whole with cat rather than copied.
+gcov=/sys/kernel/debug/gcov
+if [ -d $gcov ]; then
+	(cd $gcov && find . -name '*.gcda') | while read -r f; do
+		mkdir -p "/run/io/gcov/${f%/*}"
+		cat "$gcov/$f" >"/run/io/gcov/$f"
+	done
+fi
 dmesg >/run/io/dmesg
 echo "$status" >/run/io/status
 sync

@@ -139,9 +139,10 @@ tcg_thread() {
 	fi
 }
 
-# mode_of REF DEBUG [KCSAN] -> ours | ref | ours-debug | ref-debug |
-# ours-kcsan. KCSAN cannot share a kernel with KASAN, and upstream keeps
-# it out of kernel/trace/, so there is no ref-kcsan to compare with.
+# mode_of REF DEBUG [KCSAN [COVERAGE]] -> ours | ref | ours-debug |
+# ref-debug | ours-kcsan | ours-cov. KCSAN cannot share a kernel with
+# KASAN, and upstream keeps it out of kernel/trace/, so there is no
+# ref-kcsan to compare with; ours-cov is make coverage's.
 mode_of() {
 	local m=ours
 	[ "${1:-0}" = 1 ] && m=ref
@@ -149,6 +150,10 @@ mode_of() {
 	if [ "${3:-0}" = 1 ]; then
 		[ "$m" = ours ] || die "KCSAN=1 is a mode of its own: ours, without REF or DEBUG"
 		m=ours-kcsan
+	fi
+	if [ "${4:-0}" = 1 ]; then
+		[ "$m" = ours ] || die "COVERAGE=1 is a mode of its own: ours, without REF, DEBUG or KCSAN"
+		m=ours-cov
 	fi
 	echo "$m"
 }
