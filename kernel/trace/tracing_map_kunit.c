@@ -138,6 +138,68 @@ static void tracing_map_test_full_map(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.hits, 130);
 }
 
+/*
+ * An insert that loses the race for its key's slot, to another CPU or to
+ * an NMI that hits the same key between the claim of an element and its
+ * publication, holds an element it no longer needs: it must return the
+ * winner's and park its own for a later new key, or the map would hold
+ * one key fewer for each race lost.  ops->elt_init runs in that window,
+ * so an insert of the same key from there does what the NMI would.
+ */
+struct lost_race {
+	u64			key[2];		/* 8 or 16 bytes of it */
+	struct tracing_map_elt	*inner;
+	bool			nested;
+};
+
+static void lost_race_init(struct tracing_map *map,
+			   struct tracing_map_elt *elt)
+{
+	struct kunit *test = tracing_map_private(map);
+	struct lost_race *race = test->priv;
+
+	if (!race || race->nested)
+		return;
+	race->nested = true;
+	race->inner = tracing_map_insert(map, race->key);
+}
+
+static void lost_race_case(struct kunit *test, unsigned int key_size)
+{
+	static const struct tracing_map_ops ops = { .elt_init = lost_race_init };
+	struct tracing_map *map = new_map(test, 7, key_size, &ops);
+	struct lost_race race = { .key = { 42, 43 } };
+	struct tracing_map_elt *outer;
+	struct tracing_map_stats st;
+	u64 key[2] = { 0, 0 };
+
+	KUNIT_ASSERT_EQ(test, 0, tracing_map_init(map));
+	test->priv = &race;
+	outer = hit(map, race.key, 5);
+	KUNIT_ASSERT_NOT_NULL(test, race.inner);
+	KUNIT_EXPECT_PTR_EQ(test, outer, race.inner);
+	KUNIT_EXPECT_PTR_EQ(test, outer, tracing_map_lookup(map, race.key));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(outer, HITS), 1);
+
+	/* The parked element is the last one handed out: 127 more keys fit. */
+	for (key[0] = 1000; key[0] < 1127; key[0]++)
+		KUNIT_EXPECT_NOT_NULL(test, hit(map, key, 1));
+	KUNIT_EXPECT_NULL(test, hit(map, key, 1));
+	tracing_map_read_stats(map, &st);
+	KUNIT_EXPECT_EQ(test, st.entries, 128);
+	KUNIT_EXPECT_EQ(test, st.drops, 1);
+	/* the race's key kept its element, with the one hit it had */
+	KUNIT_EXPECT_PTR_EQ(test, outer, tracing_map_lookup(map, race.key));
+	KUNIT_EXPECT_EQ(test, tracing_map_read_sum(outer, HITS), 1);
+	test->priv = NULL;
+}
+
+static void tracing_map_test_lost_insert_race(struct kunit *test)
+{
+	lost_race_case(test, sizeof(u64));
+	lost_race_case(test, 2 * sizeof(u64));
+}
+
 static int n_cleared;
 
 static void count_clear(struct tracing_map *map, struct tracing_map_elt *elt)
@@ -1038,6 +1100,7 @@ static void tracing_map_test_lookup_during_clear(struct kunit *test)
 static struct kunit_case tracing_map_test_cases[] = {
 	KUNIT_CASE(tracing_map_test_insert_lookup),
 	KUNIT_CASE(tracing_map_test_full_map),
+	KUNIT_CASE(tracing_map_test_lost_insert_race),
 	KUNIT_CASE(tracing_map_test_clear),
 	KUNIT_CASE(tracing_map_test_sort_directions),
 	KUNIT_CASE(tracing_map_test_sort_two_keys),
