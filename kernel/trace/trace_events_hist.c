@@ -1078,16 +1078,18 @@ VISIBLE_IF_KUNIT bool hist_enable_count(struct event_trigger_data *data,
 
 	/*
 	 * Hits on other CPUs, and an NMI on this one, take from the same
-	 * count: each take is one cmpxchg.  A count read and written back
-	 * lost takes, and two takers that both saw 1 could leave it at -1,
-	 * which means no limit.
+	 * count, each with one cmpxchg: N takes fire exactly N times, 0
+	 * stops for good, and -1 (no limit) is never taken from.  Nothing
+	 * else is published through the count, so the cmpxchg needs no
+	 * ordering.  The generic trigger code prints the count with plain
+	 * reads; an aligned word, it cannot be seen torn.
 	 */
 	do {
 		if (!count)
 			return false;
 		if (count == -1UL)
 			return true;
-	} while (!try_cmpxchg(&data->count, &count, count - 1));
+	} while (!try_cmpxchg_relaxed(&data->count, &count, count - 1));
 	return true;
 }
 

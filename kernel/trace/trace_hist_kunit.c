@@ -1934,7 +1934,10 @@ out:
  * take from one count until it is gone, then go on trying a while: the
  * takes that succeeded must add up to N, and the count must stay 0 (a
  * count read and written back loses takes, and two takers that both saw
- * 1 could take it to -1, which means no limit).
+ * 1 could take it to -1, which means no limit).  Such a loss needs the
+ * two CPUs to run truly at once: under single-threaded emulation this
+ * case passes whatever the code, and KCSAN (make check KCSAN=1) is what
+ * catches the plain read and write.
  */
 #define COUNT_TAKES	20000UL
 
@@ -2022,8 +2025,11 @@ static void hist_test_enable_count(struct kunit *test)
 /* The ends of a count: 0 fires no more, -1 (no count given) for ever. */
 static void hist_test_enable_count_ends(struct kunit *test)
 {
-	struct event_trigger_data data = { .count = 1 };
+	struct event_trigger_data data = { .count = 0 };
 
+	KUNIT_EXPECT_FALSE(test, hist_enable_count(&data, NULL, NULL, NULL));
+	KUNIT_EXPECT_EQ(test, data.count, 0);
+	data.count = 1;
 	KUNIT_EXPECT_TRUE(test, hist_enable_count(&data, NULL, NULL, NULL));
 	KUNIT_EXPECT_EQ(test, data.count, 0);
 	KUNIT_EXPECT_FALSE(test, hist_enable_count(&data, NULL, NULL, NULL));
