@@ -60,10 +60,11 @@ done < <(find "$results" -type d -path '*/gcov/*/kernel/trace' | sort)
 [ $n -gt 0 ] || die "coverage: no guest wrote gcov counts under $results"
 # A guest that ended without writing its counts (it crashed, or was
 # killed at its timeout) makes the figures below too low: say which.
-while read -r st; do
-	g=$(dirname "$st")
+# (A guest's directory is the one run.sh wrote its console log to.)
+while read -r log; do
+	g=$(dirname "$log")
 	[ -d "$g/gcov" ] || note "coverage: no counts from ${g#"$results"/} (its tests are missing from the figures)"
-done < <(find "$results" -name status -type f | sort)
+done < <(find "$results" -name console.log -type f | sort)
 lcov -q "${lcov_rc[@]}" "${infos[@]}" --output-file "$out/all.info"
 
 mapfile -t files < <(overlay_files | grep -E '^kernel/trace/.*\.[ch]$')
