@@ -539,11 +539,12 @@ esac
 # (default 2000) on ours and on the reference, from a seed that is the
 # commit's, so that every landing tries new inputs and a failure replays
 # with make diff-check N=... SEED=... (the reference kernel is built for
-# it here, its own phase).
+# it beside lint and series-check, below).
 diff_sample() {
 	local seed
 	seed=${DIFF_SEED:-$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo 1)}
-	phase build-ref "$TOP/scripts/build.sh" ref || {
+	cat "$ref_log" >&2
+	[ "$ref_built" = 1 ] || {
 		echo "diff: 0 passed, 1 failed"
 		return
 	}
@@ -559,11 +560,20 @@ if [ "$mode" = ours ] && [ -z "$select" ]; then
 	# (checkpatch over files and patches): run together they keep both
 	# cores busy. The tree they read was composed above, so neither
 	# composes it again under the other (TREE_READY).
+	#
+	# The reference kernel, which the differential sample below runs on,
+	# is built beside them: from nothing, ccache holds nearly every object
+	# of it already (build.sh), and what remains (objtool on each object,
+	# the links) is mostly one process at a time too.
 	lint_log=$results/lint.log series_log=$results/series.log
+	ref_log=$results/build-ref.log ref_built=1
+	phase build-ref "$TOP/scripts/build.sh" ref >"$ref_log" 2>&1 &
+	ref_pid=$!
 	TREE_READY=1 phase lint "$TOP/scripts/lint.sh" >"$lint_log" 2>&1 &
 	lint_pid=$!
 	TREE_READY=1 phase series "$TOP/scripts/series-check.sh" >"$series_log" 2>&1 || true
 	wait "$lint_pid" || true
+	wait "$ref_pid" || ref_built=0
 	# a script that died before its summary line failed, whatever it
 	# printed before
 	for log in "$lint_log" "$series_log"; do
