@@ -62,6 +62,10 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	kmake -s olddefconfig >/dev/null
 	echo "$want" >"$stamp"
 fi
+# autoconf.h, which ccache's key below needs before the first compile;
+# it may also settle .config (the compiler's answers to cc-option),
+# which the check below then sees as the build will.
+kmake -s syncconfig
 
 # Last fragment wins; "=n" and "is not set" both mean: must be off.
 # shellcheck disable=SC2086
@@ -111,25 +115,27 @@ esac
 # to running the preprocessor on each of its files, 414 s of a CI run
 # from nothing. Each build therefore keeps autoconf.h out of ccache's
 # manifests and hashes instead a copy of it without those symbols'
-# lines. A symbol that a .c, .h or .S file of the tree names outside a
-# comment line keeps its line, so that two compiles with the same key
-# always saw the same definitions. (git grep: base.sh and tree.sh commit
-# every file of the trees.)
-kmake -s syncconfig
+# lines. A symbol that a .c, .h or .S file of the tree names (as
+# CONFIG_NAME or as a bare NAME, for token pasting) on a line that is
+# not a comment keeps its line, so that two compiles with the same key
+# always saw the same definitions. git grep sees every file: base.sh and
+# tree.sh commit the trees; a grep that fails stops the build.
+autoconf=$obj/include/generated/autoconf.h
+[ -s "$autoconf" ] || die "build $mode: no $autoconf after syncconfig"
 unread=
 mapfile -t series_syms < <(sed -n 's/^+config \([A-Z0-9_]*\)$/\1/p' "$TOP"/patches/*.patch | sort -u)
 for sym in "${series_syms[@]}"; do
-	named=$(git -C "$src" grep -h -E "CONFIG_${sym}(_MODULE)?\\b" -- \
-		'*.c' '*.h' '*.S' | grep -vE '^[[:space:]]*(\*|/\*|//)' || true)
+	rc=0
+	named=$(git -C "$src" grep -h -w -E "(CONFIG_)?${sym}(_MODULE)?" -- \
+		'*.c' '*.h' '*.S') || rc=$?
+	[ "$rc" -le 1 ] || die "build $mode: git grep in $src failed ($rc)"
+	named=$(echo "$named" | grep -vE '^[[:space:]]*(/\*|//|\*([[:space:]]|/|$))' || true)
 	[ -n "$named" ] || unread="$unread${unread:+|}$sym"
 done
-autoconf=$obj/include/generated/autoconf.h
-if [ -n "$unread" ]; then
-	grep -vE "^#define CONFIG_($unread)(_MODULE)? " "$autoconf" \
-		>"$obj/.ccache-autoconf.h" || true
-else
-	cp "$autoconf" "$obj/.ccache-autoconf.h"
-fi
+rc=0
+grep -vE "^#define CONFIG_(${unread:-$^})(_MODULE)? " "$autoconf" \
+	>"$obj/.ccache-autoconf.h" || rc=$?
+[ "$rc" -le 1 ] || die "build $mode: could not filter $autoconf"
 export CCACHE_EXTRAFILES=$obj/.ccache-autoconf.h
 export CCACHE_IGNOREHEADERS=include/generated/autoconf.h
 
