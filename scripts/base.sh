@@ -52,12 +52,30 @@ rm -rf "$BASE.tmp"
 if [ -n "$cached" ] && git -C "$cached" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	note "base: checking out $cached"
 	# Local clone: the objects are hard links, so it costs the checkout.
-	git clone -q --local --branch base "$cached" "$BASE.tmp"
+	# git shows how far it is on a terminal, and only there.
+	quiet=(-q)
+	[ ! -t 2 ] || quiet=()
+	git clone "${quiet[@]}" --local --branch base "$cached" "$BASE.tmp"
 	base_config "$BASE.tmp"
 else
 	note "base: extracting $BASE_TARBALL ($BASE_PKG $have)"
 	mkdir -p "$BASE.tmp"
-	tar -xJf "$BASE_TARBALL" -C "$BASE.tmp" --strip-components=1
+	# tar's checkpoints count 10 KiB records; xz's index has the size.
+	size=$(xz --robot --list "$BASE_TARBALL" | awk '$1 == "totals" { print $5 }')
+	start=$SECONDS
+	tar -xJf "$BASE_TARBALL" -C "$BASE.tmp" --strip-components=1 \
+		--checkpoint=2000 --checkpoint-action=echo=%u 2>&1 |
+		while IFS= read -r line; do
+			if ! [[ $line =~ ^tar:\ [0-9]+$ ]]; then
+				echo "$line" >&2
+				continue
+			fi
+			progress_due || continue
+			mib=$((${line#tar: } * 10240 >> 20))
+			progress "base: extracting: $mib of $((size >> 20)) MiB, $(minsec $((SECONDS - start)))"
+		done
+	progress_end
+	note "base: committing the tree to git"
 	git -C "$BASE.tmp" init -q -b base
 	base_config "$BASE.tmp"
 	git -C "$BASE.tmp" add -A -f .

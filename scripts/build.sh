@@ -139,8 +139,33 @@ grep -vE "^#define CONFIG_(${unread:-$^})(_MODULE)? " "$autoconf" \
 export CCACHE_EXTRAFILES=$obj/.ccache-autoconf.h
 export CCACHE_IGNOREHEADERS=include/generated/autoconf.h
 
+# kbuild's short lines ("  CC      kernel/fork.o") on stdout count the
+# objects; its warnings and errors, on stderr, pass. A build from nothing
+# gives as the total to expect the number of objects a build from
+# nothing of this mode made last, or else of another mode.
+compile_progress() {
+	local n=0 start=$SECONDS total=$1 line of
+	while IFS= read -r line; do
+		case $line in *' CC '* | *' AS '*) n=$((n + 1)) ;; *) continue ;; esac
+		progress_due || continue
+		of=
+		[ -z "$total" ] || [ "$n" -gt "$total" ] || of=" of about $total"
+		progress "build $mode: compiling: $n objects$of, $(minsec $((SECONDS - start)))"
+	done
+	progress_end
+	[ "$n" = 0 ] || note "build $mode: $n objects compiled in $(minsec $((SECONDS - start)))"
+}
+total='' from_nothing=0
+if [ -z "$(find "$obj/" -name '*.o' -print -quit)" ]; then
+	from_nothing=1
+	total=$(cat "$obj/.objects" "$BUILD"/obj-*/.objects 2>/dev/null | head -n 1 || true)
+	case $total in *[!0-9]*) total='' ;; esac
+fi
 note "build $mode: compiling (-j$JOBS)"
-kmake -s all "${kbuild_args[@]}"
+kmake all "${kbuild_args[@]}" | compile_progress "$total"
+if [ "$from_nothing" = 1 ]; then
+	find "$obj/" -name '*.o' 2>/dev/null | wc -l >"$obj/.objects" || true
+fi
 release=$(cat "$obj/include/config/kernel.release")
 
 # "all" builds the modules too; install them as a real system has them,

@@ -45,5 +45,19 @@ for p in $missing; do
 	fi
 	want="$want $p"
 done
+# apt's status lines (APT::Status-Fd) say how far the download and the
+# installation are.
+start=$SECONDS
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $want >/dev/null
+apt-get install -y -q --no-install-recommends -o APT::Status-Fd=3 $want 3>&1 >/dev/null |
+	while IFS=: read -r kind _ percent what; do
+		case $kind in
+		dlstatus) kind=downloading ;;
+		pmstatus) kind=installing ;;
+		*) continue ;;
+		esac
+		progress_due || continue
+		progress "deps: $kind, ${percent%%.*}%: $what, $(minsec $((SECONDS - start)))"
+	done
+progress_end
+note "deps: installed in $(minsec $((SECONDS - start)))"

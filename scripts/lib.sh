@@ -52,6 +52,26 @@ kernel_cc() {
 }
 note() { echo "==> $*" >&2; }
 
+# Progress of the long steps (packages, the kernel tarball, compiling),
+# on stderr like note's lines. On a terminal each report replaces the
+# last, every two seconds; in a log (CI's) a report is a line of its
+# own, one a minute. The caller throttles with progress_due.
+if [ -t 2 ]; then PROGRESS_EVERY=2; else PROGRESS_EVERY=60; fi
+progress_last=0
+progress_due() { # true, and restarts the interval, when a report is due
+	[ $((SECONDS - progress_last)) -ge "$PROGRESS_EVERY" ] || return 1
+	progress_last=$SECONDS
+}
+progress() {
+	if [ -t 2 ]; then
+		printf '\r\033[K==> %s' "$*" >&2
+	else
+		echo "==> $*" >&2
+	fi
+}
+progress_end() { [ ! -t 2 ] || printf '\r\033[K' >&2; }
+minsec() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
 # Kernel arguments of every test guest (make check, make diff-check), not
 # of the benchmarks: expedited RCU grace periods. Removing a trigger, and
 # the write of "0" to each subsystem's filter with which ftracetest resets
