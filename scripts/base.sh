@@ -63,6 +63,7 @@ else
 	# tar's checkpoints count 10 KiB records; xz's index has the size.
 	size=$(xz --robot --list "$BASE_TARBALL" | awk '$1 == "totals" { print $5 }')
 	start=$SECONDS
+	progress_start
 	tar -xJf "$BASE_TARBALL" -C "$BASE.tmp" --strip-components=1 \
 		--checkpoint=2000 --checkpoint-action=echo=%u 2>&1 |
 		while IFS= read -r line; do

@@ -145,6 +145,7 @@ export CCACHE_IGNOREHEADERS=include/generated/autoconf.h
 # nothing of this mode made last, or else of another mode.
 compile_progress() {
 	local n=0 start=$SECONDS total=$1 line of
+	progress_start
 	while IFS= read -r line; do
 		case $line in *' CC '* | *' AS '*) n=$((n + 1)) ;; *) continue ;; esac
 		progress_due || continue

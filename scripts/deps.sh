@@ -48,6 +48,7 @@ done
 # apt's status lines (APT::Status-Fd) say how far the download and the
 # installation are.
 start=$SECONDS
+progress_start
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends -o APT::Status-Fd=3 $want 3>&1 >/dev/null |
 	while IFS=: read -r kind _ percent what; do

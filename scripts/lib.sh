@@ -55,9 +55,11 @@ note() { echo "==> $*" >&2; }
 # Progress of the long steps (packages, the kernel tarball, compiling),
 # on stderr like note's lines. On a terminal each report replaces the
 # last, every two seconds; in a log (CI's) a report is a line of its
-# own, one a minute. The caller throttles with progress_due.
+# own, one a minute. The caller starts the interval with progress_start
+# and throttles with progress_due.
 if [ -t 2 ]; then PROGRESS_EVERY=2; else PROGRESS_EVERY=60; fi
 progress_last=0
+progress_start() { progress_last=$SECONDS; }
 progress_due() { # true, and restarts the interval, when a report is due
 	[ $((SECONDS - progress_last)) -ge "$PROGRESS_EVERY" ] || return 1
 	progress_last=$SECONDS
