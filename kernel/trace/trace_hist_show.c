@@ -706,9 +706,99 @@ static void hist_debug_agg(struct seq_file *m, const struct hist_field *hf)
 		   " (counted by another value)" : "");
 }
 
-static void hist_debug_field(struct seq_file *m, const char *array,
-			     unsigned int i, const struct hist_field *hf)
+static const char *const hist_op_text[] = {
+	[HIST_OP_ADD]		= " + ",
+	[HIST_OP_SUB]		= " - ",
+	[HIST_OP_MUL]		= " * ",
+	[HIST_OP_DIV]		= " / ",
+	[HIST_OP_DIV_SHIFT]	= " / ",
+	[HIST_OP_DIV_MULT]	= " / ",
+};
+
+/*
+ * What a field computes, as one expression of the fetches the hit path
+ * runs: "log2(u32 bytes_req)", "(timestamp_usecs - var_ref $ts0)".
+ * The operands of an expression are fields too, nested no deeper than
+ * the parser's HIST_SUBEXPR_MAX operators allow.
+ */
+static void hist_debug_computes(struct seq_file *m, const struct hist_data *hd,
+				const struct hist_field *hf)
 {
+	const struct hist_ref *ref;
+
+	if (hf->xform == HIST_XFORM_LOG2)
+		seq_puts(m, "log2(");
+	else if (hf->xform == HIST_XFORM_BUCKETS)
+		seq_puts(m, "buckets(");
+	else if (hf->xform == HIST_XFORM_LOGLIN)
+		seq_puts(m, "loglin(");
+	switch (hf->fetch) {
+	case HIST_FETCH_EXPR:
+		if (hf->op == HIST_OP_NEG) {
+			seq_puts(m, "-(");
+			hist_debug_computes(m, hd, hf->operands[0]);
+			seq_putc(m, ')');
+			break;
+		}
+		seq_putc(m, '(');
+		hist_debug_computes(m, hd, hf->operands[0]);
+		seq_puts(m, hist_op_text[hf->op]);
+		if (hf->op == HIST_OP_DIV_SHIFT)
+			seq_printf(m, "%llu as >> %u", 1ULL << hf->div_shift,
+				   hf->div_shift);
+		else if (hf->op == HIST_OP_DIV_MULT)
+			seq_printf(m, "%llu as a multiplication", hf->divisor);
+		else
+			hist_debug_computes(m, hd, hf->operands[1]);
+		seq_putc(m, ')');
+		break;
+	case HIST_FETCH_CONST:
+		/* "-(5)" is folded into the constant -5 */
+		seq_printf(m, "%lld", (s64)hf->constant);
+		break;
+	case HIST_FETCH_REF:
+		ref = &hd->refs[hf->slot];
+		seq_printf(m, "var_ref $%s", ref->hd->vars[ref->var].name);
+		break;
+	case HIST_FETCH_OWN_VAR:
+		seq_printf(m, "own_var $%s", hd->vars[hf->slot].name);
+		break;
+	default:
+		seq_puts(m, hist_fetch_names[hf->fetch]);
+		if (hf->field)
+			seq_printf(m, " %s", hf->field->name);
+		break;
+	}
+	if (hf->xform == HIST_XFORM_BUCKETS)
+		seq_printf(m, ", %llu", hf->buckets);
+	else if (hf->xform == HIST_XFORM_LOGLIN)
+		seq_printf(m, ", %lu", BIT(hf->loglin_shift));
+	if (hf->xform)
+		seq_putc(m, ')');
+}
+
+/* The modifiers that change only how a field is printed. */
+static const struct {
+	unsigned long	flag;
+	const char	*name;
+} hist_shown_as[] = {
+	{ HIST_FIELD_FL_HEX,		"hex" },
+	{ HIST_FIELD_FL_SYM,		"sym" },
+	{ HIST_FIELD_FL_SYM_OFFSET,	"sym-offset" },
+	{ HIST_FIELD_FL_EXECNAME,	"execname" },
+	{ HIST_FIELD_FL_SYSCALL,	"syscall" },
+	{ HIST_FIELD_FL_PERCENT,	"percent" },
+	{ HIST_FIELD_FL_GRAPH,		"graph" },
+	{ HIST_FIELD_FL_STACKTRACE,	"stacktrace" },
+};
+
+static void hist_debug_field(struct seq_file *m, const struct hist_data *hd,
+			     const char *array, unsigned int i,
+			     const struct hist_field *hf)
+{
+	bool shown = false;
+	unsigned int j;
+
 	seq_printf(m, "\n    hist_data->%s[%u]:\n", array, i);
 	seq_puts(m, "      flags:\n");
 	if (hf->flags & HIST_FIELD_FL_KEY)
@@ -730,6 +820,18 @@ static void hist_debug_field(struct seq_file *m, const char *array,
 			   hf->field->name);
 	seq_printf(m, "      spec: %s\n", hf->spec);
 	seq_printf(m, "      fetch: %s\n", hist_fetch_names[hf->fetch]);
+	seq_puts(m, "      computes: ");
+	hist_debug_computes(m, hd, hf);
+	seq_putc(m, '\n');
+	for (j = 0; j < ARRAY_SIZE(hist_shown_as); j++) {
+		if (!(hf->flags & hist_shown_as[j].flag))
+			continue;
+		seq_printf(m, "%s.%s", shown ? " " : "      shown as: ",
+			   hist_shown_as[j].name);
+		shown = true;
+	}
+	if (shown)
+		seq_putc(m, '\n');
 	if (hf->field)
 		seq_printf(m, "      offset (in the record): %u\n", hf->offset);
 	if (hf->fetch == HIST_FETCH_REF)
@@ -766,7 +868,7 @@ static void hist_debug_vars(struct seq_file *m, const struct hist_data *hd)
 	for (i = 0; i < hd->n_vars; i++) {
 		const struct hist_var *var = &hd->vars[i];
 
-		hist_debug_field(m, "vars", i, &var->value);
+		hist_debug_field(m, hd, "vars", i, &var->value);
 		seq_printf(m, "      var.name: %s\n", var->name);
 		seq_printf(m, "      var.idx (into tracing_map_elt.vars[]): %u\n",
 			   var->map_idx);
@@ -855,10 +957,10 @@ static void hist_debug_show_one(struct seq_file *m,
 	seq_putc(m, '\n');
 	seq_puts(m, "\n  val fields:\n");
 	for (i = 0; i < hd->n_vals; i++)
-		hist_debug_field(m, "vals", i, &hd->vals[i]);
+		hist_debug_field(m, hd, "vals", i, &hd->vals[i]);
 	seq_puts(m, "\n  key fields:\n");
 	for (i = 0; i < hd->n_keys; i++)
-		hist_debug_field(m, "keys", i, &hd->keys[i]);
+		hist_debug_field(m, hd, "keys", i, &hd->keys[i]);
 	hist_debug_vars(m, hd);
 	hist_debug_actions(m, hd);
 	seq_putc(m, '\n');
