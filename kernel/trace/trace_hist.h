@@ -704,6 +704,7 @@ bool hist_data_compatible(const struct hist_data *a,
 char *hist_spec_text(const struct hist_data *hd, unsigned int parts);
 void hist_spec_show(struct seq_file *m, const struct hist_data *hd,
 		    unsigned int parts);
+const char *hist_modifier_next(unsigned long flags, unsigned int *pos);
 int hist_parse_field(const struct hist_parse_ctx *ctx,
 		     struct trace_event_file *file, struct hist_data *hd,
 		     struct hist_field *hf, char *text, bool is_key);

@@ -54,15 +54,31 @@ static const struct hist_modifier hist_modifiers[] = {
 	HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_PERCENT | HIST_FIELD_FL_GRAPH | \
 	HIST_FIELD_FL_LOGLIN)
 
+/**
+ * hist_modifier_next - the next modifier a field's flags name
+ * @flags: the flags, masked to the modifiers wanted
+ * @pos: where to go on from; start at 0
+ *
+ * Return: the modifier's name as it is written, or NULL when there is
+ * no other.
+ */
+const char *hist_modifier_next(unsigned long flags, unsigned int *pos)
+{
+	while (*pos < ARRAY_SIZE(hist_modifiers)) {
+		const struct hist_modifier *mod = &hist_modifiers[(*pos)++];
+
+		if (flags & mod->flag)
+			return mod->name;
+	}
+	return NULL;
+}
+
 /* The modifier's name, or NULL if the field has none. */
 static const char *hist_modifier_name(unsigned long flags)
 {
-	unsigned int i;
+	unsigned int pos = 0;
 
-	for (i = 0; i < ARRAY_SIZE(hist_modifiers); i++)
-		if (flags & hist_modifiers[i].flag)
-			return hist_modifiers[i].name;
-	return NULL;
+	return hist_modifier_next(flags, &pos);
 }
 
 /*

@@ -778,26 +778,18 @@ static void hist_debug_computes(struct seq_file *m, const struct hist_data *hd,
 }
 
 /* The modifiers that change only how a field is printed. */
-static const struct {
-	unsigned long	flag;
-	const char	*name;
-} hist_shown_as[] = {
-	{ HIST_FIELD_FL_HEX,		"hex" },
-	{ HIST_FIELD_FL_SYM,		"sym" },
-	{ HIST_FIELD_FL_SYM_OFFSET,	"sym-offset" },
-	{ HIST_FIELD_FL_EXECNAME,	"execname" },
-	{ HIST_FIELD_FL_SYSCALL,	"syscall" },
-	{ HIST_FIELD_FL_PERCENT,	"percent" },
-	{ HIST_FIELD_FL_GRAPH,		"graph" },
-	{ HIST_FIELD_FL_STACKTRACE,	"stacktrace" },
-};
+#define HIST_SHOWN_AS_FLAGS	(HIST_FIELD_FL_HEX | HIST_FIELD_FL_SYM | \
+	HIST_FIELD_FL_SYM_OFFSET | HIST_FIELD_FL_EXECNAME | \
+	HIST_FIELD_FL_SYSCALL | HIST_FIELD_FL_STACKTRACE | \
+	HIST_FIELD_FL_PERCENT | HIST_FIELD_FL_GRAPH)
 
 static void hist_debug_field(struct seq_file *m, const struct hist_data *hd,
 			     const char *array, unsigned int i,
 			     const struct hist_field *hf)
 {
+	unsigned int pos = 0;
 	bool shown = false;
-	unsigned int j;
+	const char *mod;
 
 	seq_printf(m, "\n    hist_data->%s[%u]:\n", array, i);
 	seq_puts(m, "      flags:\n");
@@ -823,11 +815,8 @@ static void hist_debug_field(struct seq_file *m, const struct hist_data *hd,
 	seq_puts(m, "      computes: ");
 	hist_debug_computes(m, hd, hf);
 	seq_putc(m, '\n');
-	for (j = 0; j < ARRAY_SIZE(hist_shown_as); j++) {
-		if (!(hf->flags & hist_shown_as[j].flag))
-			continue;
-		seq_printf(m, "%s.%s", shown ? " " : "      shown as: ",
-			   hist_shown_as[j].name);
+	while ((mod = hist_modifier_next(hf->flags & HIST_SHOWN_AS_FLAGS, &pos))) {
+		seq_printf(m, shown ? " .%s" : "      shown as: .%s", mod);
 		shown = true;
 	}
 	if (shown)
