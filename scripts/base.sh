@@ -62,7 +62,6 @@ else
 	mkdir -p "$BASE.tmp"
 	# tar's checkpoints count 10 KiB records; xz's index has the size.
 	size=$(xz --robot --list "$BASE_TARBALL" | awk '$1 == "totals" { print $5 }')
-	start=$SECONDS
 	progress_start
 	tar -xJf "$BASE_TARBALL" -C "$BASE.tmp" --strip-components=1 \
 		--checkpoint=2000 --checkpoint-action=echo=%u 2>&1 |
@@ -73,7 +72,7 @@ else
 			fi
 			progress_due || continue
 			mib=$((${line#tar: } * 10240 >> 20))
-			progress "base: extracting: $mib of $((size >> 20)) MiB, $(minsec $((SECONDS - start)))"
+			progress "base: extracting: $mib of $((size >> 20)) MiB"
 		done
 	progress_end
 	note "base: committing the tree to git"

@@ -144,17 +144,17 @@ export CCACHE_IGNOREHEADERS=include/generated/autoconf.h
 # gives as the total to expect the number of objects a build from
 # nothing of this mode made last, or else of another mode.
 compile_progress() {
-	local n=0 start=$SECONDS total=$1 line of
+	local n=0 total=$1 line of
 	progress_start
 	while IFS= read -r line; do
 		case $line in *' CC '* | *' AS '*) n=$((n + 1)) ;; *) continue ;; esac
 		progress_due || continue
 		of=
 		[ -z "$total" ] || [ "$n" -gt "$total" ] || of=" of about $total"
-		progress "build $mode: compiling: $n objects$of, $(minsec $((SECONDS - start)))"
+		progress "build $mode: compiling: $n objects$of"
 	done
 	progress_end
-	[ "$n" = 0 ] || note "build $mode: $n objects compiled in $(minsec $((SECONDS - start)))"
+	[ "$n" = 0 ] || note "build $mode: $n objects compiled in $(progress_took)"
 }
 total='' from_nothing=0
 if [ -z "$(find "$obj/" -name '*.o' -print -quit)" ]; then

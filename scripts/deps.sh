@@ -47,7 +47,6 @@ for p in $missing; do
 done
 # apt's status lines (APT::Status-Fd) say how far the download and the
 # installation are.
-start=$SECONDS
 progress_start
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends -o APT::Status-Fd=3 $want 3>&1 >/dev/null |
@@ -58,7 +57,7 @@ apt-get install -y -q --no-install-recommends -o APT::Status-Fd=3 $want 3>&1 >/d
 		*) continue ;;
 		esac
 		progress_due || continue
-		progress "deps: $kind, ${percent%%.*}%: $what, $(minsec $((SECONDS - start)))"
+		progress "deps: $kind, ${percent%%.*}%: $what"
 	done
 progress_end
-note "deps: installed in $(minsec $((SECONDS - start)))"
+note "deps: installed in $(progress_took)"

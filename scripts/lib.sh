@@ -55,24 +55,28 @@ note() { echo "==> $*" >&2; }
 # Progress of the long steps (packages, the kernel tarball, compiling),
 # on stderr like note's lines. On a terminal each report replaces the
 # last, every two seconds; in a log (CI's) a report is a line of its
-# own, one a minute. The caller starts the interval with progress_start
-# and throttles with progress_due.
+# own, one a minute. A step calls progress_start, then progress_due to
+# know when to report, and progress, which adds the time the step has
+# taken so far; progress_took says how long it took in all.
 if [ -t 2 ]; then PROGRESS_EVERY=2; else PROGRESS_EVERY=60; fi
-progress_last=0
-progress_start() { progress_last=$SECONDS; }
+progress_t0=0 progress_last=0
+progress_start() { progress_t0=$SECONDS progress_last=$SECONDS; }
 progress_due() { # true, and restarts the interval, when a report is due
 	[ $((SECONDS - progress_last)) -ge "$PROGRESS_EVERY" ] || return 1
 	progress_last=$SECONDS
 }
+progress_took() {
+	local s=$((SECONDS - progress_t0))
+	printf '%dm%02ds' $((s / 60)) $((s % 60))
+}
 progress() {
 	if [ -t 2 ]; then
-		printf '\r\033[K==> %s' "$*" >&2
+		printf '\r\033[K==> %s, %s' "$*" "$(progress_took)" >&2
 	else
-		echo "==> $*" >&2
+		echo "==> $*, $(progress_took)" >&2
 	fi
 }
 progress_end() { [ ! -t 2 ] || printf '\r\033[K' >&2; }
-minsec() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 
 # Kernel arguments of every test guest (make check, make diff-check), not
 # of the benchmarks: expedited RCU grace periods. Removing a trigger, and
