@@ -55,13 +55,15 @@ def parse(text):
             continue
         if line.startswith("patch:"):
             patches.append({"subject": line[6:].strip(), "files": [],
-                            "apply": [], "body": [], "line": n})
+                            "apply": [], "diff": [], "body": [], "line": n})
         elif not patches:
             fail("line %d: text before the first patch:" % n)
         elif line.startswith("files:"):
             patches[-1]["files"] += line[6:].split()
         elif line.startswith("apply:"):
             patches[-1]["apply"] += line[6:].split()
+        elif line.startswith("diff:"):
+            patches[-1]["diff"] += line[5:].split()
         elif line.startswith("\t") or not line.strip():
             patches[-1]["body"].append(line[1:])
         else:
@@ -69,7 +71,8 @@ def parse(text):
     for p in patches:
         while p["body"] and not p["body"][-1].strip():
             p["body"].pop()
-        if p["subject"] == "-" and (len(p["apply"]) != 1 or p["body"]):
+        if p["subject"] == "-" and (len(p["apply"]) != 1 or p["body"] or
+                                    p["diff"]):
             fail("line %d: \"patch: -\" takes one file of patches/ and no "
                  "message" % p["line"])
         if p["subject"] != "-" and not p["body"]:
@@ -95,6 +98,25 @@ def message_of_patch_file(git, text):
     os.unlink(tmp + ".patch")
     subject = re.search(r"^Subject: (.*)$", info, re.M).group(1)
     return subject, body
+
+
+def files_before_diffs(git_dir, git, source, ours, diffs):
+    """Our files as they were before the diffs of the series: each one,
+    from the last to the first, taken back out of the files as SOURCE
+    has them.  A file a diff makes is not there at all."""
+    if not diffs:
+        return ours
+    undo = Git(git_dir, git_dir + "/series-undo.index")
+    undo("read-tree", "--empty")
+    for f, (mode, _, blob) in ours.items():
+        undo("update-index", "--add", "--cacheinfo",
+             "%s,%s,%s" % (mode, blob, f))
+    for d in reversed(diffs):
+        text = git("cat-file", "blob", "%s:%s" % (source, d))
+        undo("apply", "--cached", "-R", "-", data=text.encode())
+    tree = undo("write-tree").strip()
+    early = undo("ls-tree", "-r", tree, "--", *OVERLAY_DIRS).splitlines()
+    return {l.split("\t", 1)[1]: l.split()[:3] for l in early}
 
 
 def maintainers_entry(entry, brought):
@@ -135,6 +157,8 @@ def main():
              .rstrip("\n").split("\n") if not l.startswith("#")]
     pristine_maintainers = git("cat-file", "blob", start + ":MAINTAINERS")
 
+    diffs = [d for p in patches for d in p["diff"]]
+    early = files_before_diffs(git_dir, git, source, ours, diffs)
     owner = {}
     brought = []
     commit = start
@@ -143,7 +167,7 @@ def main():
         where = "line %d (%s)" % (p["line"], p["subject"])
         files = []
         for pat in p["files"]:
-            hits = [f for f in ours if glob_match(pat, f)]
+            hits = [f for f in early if glob_match(pat, f)]
             if not hits:
                 fail("%s: %s names none of our files" % (where, pat))
             for f in hits:
@@ -152,9 +176,20 @@ def main():
                 owner[f] = where
                 files.append(f)
         for f in sorted(files):
-            mode, _, blob = ours[f]
+            mode, _, blob = early[f]
             git("update-index", "--add", "--cacheinfo",
                 "%s,%s,%s" % (mode, blob, f))
+        for d in p["diff"]:
+            text = git("cat-file", "blob", "%s:%s" % (source, d))
+            git("apply", "--cached", "-", data=text.encode())
+            made = re.findall(r"^diff --git a/\S+ b/(\S+)\nnew file mode",
+                              text, re.M)
+            for f in made:
+                if f in owner:
+                    fail("%s: %s makes %s, already in %s" %
+                         (where, d, f, owner[f]))
+                owner[f] = where
+                files.append(f)
         brought += files
         subject, body = p["subject"], "\n".join(p["body"])
         for a in p["apply"]:
