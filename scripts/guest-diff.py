@@ -387,6 +387,21 @@ class Gen:
         second = ("hist:" + ":".join(parts) + self.filt(ep, end), end)
         return [first, second]
 
+    def var_key_reader(self, ep, ev):
+        """A trigger keyed by a variable that another trigger on its event
+        sets in the same hit, with a modifier and an aggregated value now
+        and then: ours only, upstream refuses variables as keys
+        ([variable-keys])."""
+        cands = sorted(v for v, (e, k) in ep.vars.items()
+                       if e == ev and kind_num(k)) or ["bogus"]
+        v = self.pick(cands)
+        parts = ["keys=$%s%s" % (v, self.pick(["", "", ".log2", ".hex",
+                                                ".buckets=10", ".loglin=4"]))]
+        if self.chance(0.5):
+            parts.append("vals=hitcount,$%s%s" % (
+                v, self.pick(["", ".max", ".avg", ".p50"])))
+        return "hist:" + ":".join(parts) + self.filt(ep, ev), ev
+
     def wide_reader(self, ep):
         """A variable kept under a key of two numbers, read by a trigger
         keyed by one of them: what the two kernels do with the bytes past
@@ -509,6 +524,9 @@ class Gen:
             elif r < 0.55:
                 pair = self.wide_reader(ep) if self.chance(0.1) else \
                     self.pipeline(ep)
+                # the end event's variables keying a trigger there
+                if ep.ext and self.chance(0.6):
+                    pair.append(self.var_key_reader(ep, pair[-1][1]))
                 for text, ev in pair:
                     steps.append(("write", root + "events/%s/trigger" % ev,
                                   text))

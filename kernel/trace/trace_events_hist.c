@@ -206,6 +206,8 @@ static void hist_detach(struct event_trigger_data *data,
 			struct trace_event_file *file)
 {
 	list_del_rcu(&data->list);
+	/* a reader stops counting with its removal, as others do */
+	hist_reader_unlink(hist_of(data));
 	/* the owner of a shared histogram: see hist_trigger_get_event() */
 	if (data->name && !data->named_data && data->ref > 1)
 		hist_of(data)->event_held = true;
@@ -363,6 +365,9 @@ static void hist_trigger_free(struct event_trigger_data *data)
 		pin = hist_sharer_unpin(hd, data);
 	if (data->name)
 		del_named_trigger(data);
+	/* an instance's removal takes it off its event, not off this list */
+	if (!owner)
+		hist_reader_unlink(hd);
 	/* waits for hit paths still using the trigger */
 	trigger_data_free(data);
 	if (owner) {
@@ -551,12 +556,15 @@ static int hist_attach(const struct hist_parse_ctx *ctx,
 	data->ref++;	/* for being on the list */
 	/* keep creation order: the hist file shows triggers in it */
 	list_add_tail_rcu(&data->list, &file->triggers);
+	/* keyed by variables: the definer's hits take ours from now on */
+	hist_reader_link(hd);
 	update_cond_flag(file);
 	ret = trace_event_trigger_enable_disable(file, 1);
 	if (ret >= 0)
 		return ret;
 
 	hist_err(ctx, HIST_ERR_ENABLE_FAIL, NULL);
+	hist_reader_unlink(hd);
 	list_del_rcu(&data->list);
 	/*
 	 * The failed enable left the event counted as in trigger mode (and

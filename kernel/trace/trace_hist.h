@@ -195,6 +195,7 @@ enum hist_xform {
 	HIST_XFORM_LOG2,
 	HIST_XFORM_BUCKETS,
 	HIST_XFORM_LOGLIN,
+	HIST_XFORM_USECS,	/* a variable's timestamp, ns to us */
 };
 
 /* What a value shows of the numbers its hits gave it. */
@@ -473,6 +474,7 @@ enum hist_hit_path {
 	HIST_PATH_PAD,		/* strings, stacks, more numbers */
 	HIST_PATH_GENERAL_U64,	/* variables, references, actions; one number */
 	HIST_PATH_GENERAL,	/* variables, references, actions */
+	HIST_PATH_SAME_HIT,	/* taken by the trigger whose variables we read */
 };
 
 /**
@@ -545,6 +547,15 @@ enum hist_hit_path {
  *	shared us: its event stays in trigger mode until we are retired
  * @sharer_pins: the events of the triggers sharing us, each held by its
  *	trigger (struct hist_sharer_pin, trace_events_hist.c)
+ * @same_hit: we read the variables another trigger on our event sets in
+ *	the same hit (our keys name them): every one of @refs is to that
+ *	histogram, and our hits are taken from its hit (see "Variables as
+ *	keys" in trace_hist_run.c), not from the trigger core's call
+ * @readers: the histograms reading our variables in the same hit, on
+ *	@reader_node (RCU: added and removed under event_mutex, walked by
+ *	our hits)
+ * @reader_node: in @readers of the histogram we read, while @reading
+ * @reading: on that list (event_mutex)
  */
 struct hist_data {
 	struct hist_field		keys[HIST_KEYS_MAX];
@@ -590,6 +601,10 @@ struct hist_data {
 	u64				serial;
 	bool				event_held;
 	struct list_head		sharer_pins;
+	bool				same_hit;
+	struct list_head		readers;
+	struct list_head		reader_node;
+	bool				reading;
 };
 
 /**
@@ -673,6 +688,8 @@ struct hist_data *hist_find_on_event(struct trace_array *tr,
 struct hist_data *hist_find_unique(struct trace_array *tr, const char *var,
 				   unsigned int *idx);
 bool hist_var_on_event(const struct hist_data *hd, const char *name);
+struct hist_data *hist_find_in_file(struct trace_event_file *file,
+				    const char *var, unsigned int *idx);
 
 /* 2 core: trace_hist_agg.c */
 u64 hist_avg128(const u64 *sum, u64 n, bool is_signed);
@@ -711,6 +728,9 @@ int hist_parse_field(const struct hist_parse_ctx *ctx,
 int hist_parse_expr(const struct hist_parse_ctx *ctx,
 		    struct trace_event_file *file, struct hist_data *hd,
 		    char *text, struct hist_field *out);
+int hist_parse_ref_field(const struct hist_parse_ctx *ctx,
+			 struct hist_data *hd, struct hist_field *hf,
+			 char *text, bool is_key);
 int hist_vars_check_form(const struct hist_parse_ctx *ctx,
 			 const struct hist_data *hd);
 int hist_vars_parse(const struct hist_parse_ctx *ctx,
@@ -722,6 +742,7 @@ int hist_var_define(const struct hist_parse_ctx *ctx,
 #define HIST_REF_PARAM		BIT(0)	/* trace()'s: "Couldn't find param" */
 #define HIST_REF_NOT_OWN	BIT(1)	/* save()'s: not this trigger's own */
 #define HIST_REF_MATCH_ONLY	BIT(2)	/* after onmatch(): that event only */
+#define HIST_REF_KEY		BIT(3)	/* a key's: a number, set in this hit */
 int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 		 char *text, struct hist_field *hf, unsigned int how);
 int hist_actions_split(const struct hist_parse_ctx *ctx, struct hist_data *hd);
@@ -742,6 +763,8 @@ void hist_vars_set(const struct hist_data *hd, struct tracing_map_elt *elt,
 void hist_actions_run(struct hist_data *hd, struct tracing_map_elt *elt,
 		      const void *key, struct hist_hit *hit);
 bool hist_snapshot_update(struct trace_array *tr, void *data);
+void hist_reader_link(struct hist_data *hd);
+void hist_reader_unlink(struct hist_data *hd);
 
 /* 6 output: trace_hist_show.c */
 void hist_print_key(struct seq_file *m, const struct hist_data *hd,
@@ -813,6 +836,11 @@ enum {
 	HIST_ERR_BAD_LOGLIN,
 	HIST_ERR_BAD_TOP,
 	HIST_ERR_RESERVED_NAME,
+	HIST_ERR_SAME_HIT_EVENT,
+	HIST_ERR_SAME_HIT_ONE,
+	HIST_ERR_SAME_HIT_NAMED,
+	HIST_ERR_SAME_HIT_NUMBER,
+	HIST_ERR_SAME_HIT_STACK,
 	HIST_ERR_MAX,
 };
 
@@ -1302,6 +1330,8 @@ static __always_inline u64 hist_fetch(const struct hist_data *hd,
 			      hist_loglin(val, hf->loglin_shift);
 		else if (hf->xform == HIST_XFORM_LOG2)
 			val = order_base_2(val);
+		else if (hf->xform == HIST_XFORM_USECS)
+			val = trace_clock_in_ns(hd->tr) ? ns2usecs(val) : val;
 		else
 			val = div64_u64(val, hf->buckets) * hf->buckets;
 	}

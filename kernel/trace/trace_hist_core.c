@@ -107,6 +107,11 @@ static const char * const hist_err_text[HIST_ERR_MAX] = {
 		"Invalid loglin (a numeric key, loglin=1, 2, 4, ... or 64)",
 	[HIST_ERR_BAD_TOP]		= "Invalid top= (a count of at least 1)",
 	[HIST_ERR_RESERVED_NAME]	= "Variable name is a reserved word",
+	[HIST_ERR_SAME_HIT_EVENT]	= "Variable key must be set by a trigger on this event",
+	[HIST_ERR_SAME_HIT_ONE]		= "Variable keys must all be set by one trigger",
+	[HIST_ERR_SAME_HIT_NAMED]	= "Variable keys can't be used with named histograms",
+	[HIST_ERR_SAME_HIT_NUMBER]	= "Variable key must be a number",
+	[HIST_ERR_SAME_HIT_STACK]	= "Stack traces can't be taken with variable keys",
 };
 
 /**
@@ -359,13 +364,21 @@ int hist_var_find_own(const struct hist_data *hd, const char *name)
 	return -1;
 }
 
-/*
- * The histogram of a hist trigger on @file that defines @var, its index
- * in *@idx. A trigger sharing a named histogram made on another event
- * counts here: its event reads and defines that histogram's variables.
+/**
+ * hist_find_in_file - the histogram on an event file that defines a variable
+ * @file: the event file
+ * @var: the variable's name
+ * @idx: receives the variable's index
+ *
+ * A trigger sharing a named histogram made on another event counts here:
+ * its event reads and defines that histogram's variables.
+ *
+ * Context: event_mutex held.
+ * Return: the histogram of the first hist trigger on @file that defines
+ * @var, or NULL.
  */
-static struct hist_data *hist_find_in_file(struct trace_event_file *file,
-					   const char *var, unsigned int *idx)
+struct hist_data *hist_find_in_file(struct trace_event_file *file,
+				    const char *var, unsigned int *idx)
 {
 	struct event_trigger_data *data;
 	int i;

@@ -425,6 +425,104 @@ int hist_parse_field(const struct hist_parse_ctx *ctx,
 	return hist_field_make_spec(hf);
 }
 
+/*
+ * The text and the name of a reference with a modifier, in one
+ * allocation: "$lat.log2", then the name "lat" that the hist file
+ * prints after its NUL, so that hist_field_release() frees both.  The
+ * text names the modifier @mods written, not the flags the variable's
+ * type brought (a timestamp's .usecs).
+ */
+static int hist_ref_make_spec(struct hist_field *hf, unsigned long mods,
+			      const char *prefix, size_t prefix_len)
+{
+	unsigned long flags = hf->flags;
+	char *spec = hf->spec, *made, *text;
+	int ret;
+
+	/* hist_field_make_spec() names the field by hf->name, in hf->spec */
+	hf->flags = (flags & ~HIST_MODIFIER_FLAGS) | mods;
+	ret = hist_field_make_spec(hf);
+	hf->flags = flags;
+	made = hf->spec;
+	hf->spec = spec;
+	if (ret)
+		return ret;
+	text = kasprintf(GFP_KERNEL, "%.*s%s%c%s", (int)prefix_len, prefix,
+			 made, '\0', hf->name);
+	kfree(made);
+	if (!text)
+		return -ENOMEM;
+	hf->name = text + strlen(text) + 1;
+	hf->spec = text;
+	kfree(spec);
+	return 0;
+}
+
+/**
+ * hist_parse_ref_field - parse "$name.modifier" of a variable-keyed trigger
+ * @ctx: the command, for error_log
+ * @hd: the histogram being built; @hd->same_hit is set
+ * @hf: zeroed; filled in
+ * @text: "$name[.modifier]" or "system.event.$name[.modifier]", in the
+ *	copy of the command
+ * @is_key: the operand is a key
+ *
+ * A variable another trigger on the event sets in the same hit, with a
+ * modifier as an event field takes it; .usecs turns a timestamp kept
+ * in nanoseconds into microseconds.
+ *
+ * Return: 0, or -EINVAL (logged) or -ENOMEM.
+ */
+int hist_parse_ref_field(const struct hist_parse_ctx *ctx,
+			 struct hist_data *hd, struct hist_field *hf,
+			 char *text, bool is_key)
+{
+	struct hist_field mods = {};
+	char *dollar, *dot, *name;
+	int ret;
+
+	text = strim(text);
+	dollar = strchr(text, '$');
+	dot = strchr(dollar, '.');
+	if (dot)
+		*dot = '\0';
+	ret = hist_ref_add(ctx, hd, text, hf, is_key ? HIST_REF_KEY : 0);
+	/* a key is built before this trigger's variables are set */
+	if (!ret && is_key && hf->fetch != HIST_FETCH_REF) {
+		hist_err(ctx, HIST_ERR_INVALID_REF_KEY, text);
+		ret = -EINVAL;
+	}
+	if (is_key)
+		hf->flags |= HIST_FIELD_FL_KEY;
+	if (!dot || ret)
+		return ret;
+	*dot = '.';
+	name = kstrndup(dollar + 1, dot - dollar - 1, GFP_KERNEL);
+	if (!name)
+		return -ENOMEM;
+	ret = hist_parse_modifier(ctx, &mods, name, dot + 1, is_key);
+	kfree(name);
+	if (ret)
+		return ret;
+	if (mods.flags & HIST_FIELD_FL_TIMESTAMP_USECS) {
+		/* only a timestamp still in nanoseconds */
+		if ((hf->flags & (HIST_FIELD_FL_TIMESTAMP |
+				  HIST_FIELD_FL_TIMESTAMP_USECS)) !=
+		    HIST_FIELD_FL_TIMESTAMP) {
+			hist_err(ctx, HIST_ERR_BAD_FIELD_MODIFIER, dot + 1);
+			return -EINVAL;
+		}
+		hf->xform = HIST_XFORM_USECS;
+	}
+	hf->flags |= mods.flags;
+	hf->buckets = mods.buckets;
+	hf->loglin_shift = mods.loglin_shift;
+	ret = hist_check_modifier(ctx, hf, text, dot + 1, is_key);
+	if (ret)
+		return ret;
+	return hist_ref_make_spec(hf, mods.flags, text, dollar + 1 - text);
+}
+
 static char *hist_rfind(char *str, char *end, int c)
 {
 	while (end-- > str)
@@ -502,6 +600,9 @@ static int hist_parse_atom(const struct hist_parse_ctx *ctx,
 	str = strim(str);
 	if (isdigit(*str))
 		return hist_parse_constant(ctx, str, out);
+	/* a modifier on a reference only where variables are keys */
+	if (hd->same_hit && strchr(str, '$') && strchr(strchr(str, '$'), '.'))
+		return hist_parse_ref_field(ctx, hd, out, str, false);
 	if (strchr(str, '$'))
 		return hist_ref_add(ctx, hd, str, out, 0);
 	return hist_parse_field(ctx, file, hd, out, str, false);

@@ -151,6 +151,8 @@ static int hist_test_init(struct kunit *test)
 	env->hd->tr = env->file.tr;
 	INIT_LIST_HEAD(&env->hd->var_node);
 	INIT_LIST_HEAD(&env->hd->sharer_pins);
+	INIT_LIST_HEAD(&env->hd->readers);
+	INIT_LIST_HEAD(&env->hd->reader_node);
 
 	env->ctx.cmd = env->cmd;
 	env->ctx.loc = "hist:kunit:hist_kunit";
@@ -2100,6 +2102,211 @@ static void hist_test_clear_vs_enable(struct kunit *test)
 	mutex_unlock(&event_mutex);
 }
 
+/* The hits of @hd's map so far. */
+static u64 hist_test_hits(const struct hist_data *hd)
+{
+	struct tracing_map_stats stats;
+
+	tracing_map_read_stats(hd->map, &stats);
+	return stats.hits;
+}
+
+/* The hit count of the entry of the one-number key @key, 0 if none. */
+static u64 hist_test_count(const struct hist_data *hd, u64 key)
+{
+	struct tracing_map_elt *elt = tracing_map_lookup(hd->map, &key);
+
+	return elt ? hist_val_read(&hd->vals[0], elt) : 0;
+}
+
+/* A hit of @data, as a tracepoint makes it. */
+static void hist_test_hit(struct hist_test_env *env,
+			  struct event_trigger_data *data)
+{
+	preempt_disable();
+	hist_hit(data, NULL, &env->rec, NULL);
+	preempt_enable();
+}
+
+/*
+ * Make a histogram from @text on env->file, its trigger @data, which is
+ * put on the event's list when @listed.  An ERR_PTR on failure.
+ */
+static struct hist_data *hist_test_trigger(struct kunit *test,
+					   struct event_trigger_data *data,
+					   const char *text, bool listed)
+{
+	static struct event_command cmd = { .trigger_type = ETT_EVENT_HIST };
+	struct hist_test_env *env = test->priv;
+	struct hist_data *hd;
+
+	if (hist_test_attrs(env, text))
+		return ERR_PTR(-EINVAL);
+	mutex_lock(&event_mutex);
+	hd = hist_test_create(env);
+	if (!IS_ERR(hd)) {
+		data->private_data = hd;
+		data->cmd_ops = &cmd;
+		hd->trigger = data;
+		if (listed)
+			list_add_tail(&data->list, &env->file.triggers);
+	}
+	mutex_unlock(&event_mutex);
+	return hd;
+}
+
+/* Undo hist_test_trigger(), of a listed trigger. */
+static void hist_test_untrigger(struct event_trigger_data *data)
+{
+	mutex_lock(&event_mutex);
+	hist_reader_unlink(data->private_data);
+	list_del(&data->list);
+	hist_data_destroy(data->private_data);
+	mutex_unlock(&event_mutex);
+}
+
+/*
+ * A trigger keyed by another one's variable counts what that trigger set
+ * in the same hit, whatever order the trigger core calls the two in:
+ * the reader's own call counts nothing, before or after the definer's;
+ * the definer's hit counts it.  A hit the core does not call the
+ * definer for (the definer paused, or its filter failed) is not
+ * counted, nor one the reader is paused for.
+ */
+static void hist_test_same_hit_order(struct kunit *test)
+{
+	struct hist_test_env *env = test->priv;
+	struct event_trigger_data *def, *rdr;
+	struct hist_data *dhd, *rhd;
+	u64 hits[4];
+
+	def = kunit_kzalloc(test, sizeof(*def), GFP_KERNEL);
+	rdr = kunit_kzalloc(test, sizeof(*rdr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, def);
+	KUNIT_ASSERT_NOT_NULL(test, rdr);
+	dhd = hist_test_trigger(test, def, "keys=a:v=c", true);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dhd));
+	rhd = hist_test_trigger(test, rdr, "keys=$v.log2", true);
+	if (IS_ERR(rhd)) {
+		KUNIT_FAIL(test, "keys=$v.log2: %ld", PTR_ERR(rhd));
+		hist_test_untrigger(def);
+		return;
+	}
+	mutex_lock(&event_mutex);
+	hist_reader_link(rhd);
+	mutex_unlock(&event_mutex);
+	KUNIT_EXPECT_TRUE(test, rhd->same_hit);
+	KUNIT_EXPECT_EQ(test, rhd->hit_path, HIST_PATH_SAME_HIT);
+
+	/* the core calls the reader first, then the definer, then again */
+	hist_test_hit(env, rdr);
+	hits[0] = hist_test_hits(rhd);
+	hist_test_hit(env, def);
+	hits[1] = hist_test_hits(rhd);
+	hist_test_hit(env, rdr);
+	hits[2] = hist_test_hits(rhd);
+	KUNIT_EXPECT_EQ(test, hits[0], 0);
+	KUNIT_EXPECT_EQ(test, hits[1], 1);
+	KUNIT_EXPECT_EQ(test, hits[2], 1);
+
+	/* the reader paused: the definer counts, the reader does not */
+	WRITE_ONCE(rdr->paused, true);
+	hist_test_hit(env, def);
+	WRITE_ONCE(rdr->paused, false);
+	KUNIT_EXPECT_EQ(test, hist_test_hits(dhd), 2);
+	KUNIT_EXPECT_EQ(test, hist_test_hits(rhd), 1);
+
+	/* a hit the definer is skipped for: only the reader is called */
+	env->rec.c = 1;
+	hist_test_hit(env, rdr);
+	hits[3] = hist_test_hits(rhd);
+	/* and the next hit, the definer's too, counts its own value */
+	hist_test_hit(env, def);
+	KUNIT_EXPECT_EQ(test, hits[3], 1);
+	KUNIT_EXPECT_EQ(test, hist_test_hits(rhd), 2);
+	KUNIT_EXPECT_EQ(test, hist_test_count(rhd, order_base_2(REC_C)), 1);
+	KUNIT_EXPECT_EQ(test, hist_test_count(rhd, 0), 1);
+
+	hist_test_untrigger(rdr);
+	hist_test_untrigger(def);
+}
+
+/*
+ * What a trigger keyed by variables may not do, each refused with
+ * -EINVAL: a variable no trigger on the event sets, variables of two
+ * triggers, a string or a stack, a stack walked from inside another
+ * trigger's hit, a name to share, a modifier that does not fit, a key
+ * that is the trigger's own variable with a modifier.  And what is
+ * still taken: a key that is the trigger's own variable, defined in
+ * keys= (upstream's), beside one of another trigger or not.
+ */
+static void hist_test_same_hit_refused(struct kunit *test)
+{
+	static const char * const refused[] = {
+		"keys=$nosuch",
+		"keys=$v,$w2",
+		"keys=$s",
+		"keys=$st",
+		"keys=$v,common_stacktrace",
+		"keys=$v:name=shared",
+		"keys=$v.execname",
+		"keys=$v.usecs",
+		"keys=$v.stacktrace",
+		"keys=$v:vals=$v.log2",
+		"keys=$v,$x.log2:x=a",
+	};
+	static const char * const taken[] = {
+		"keys=x=a,$x",
+		"keys=$v,x=a,$x",
+		"keys=$v.hex:vals=hitcount,$v.max,$v.p99",
+	};
+	static const char * const defs[] = {
+		"keys=a:v=c:s=name", "keys=b:w2=c", "keys=c:st=stack",
+	};
+	struct event_trigger_data *def[ARRAY_SIZE(defs)], *data;
+	struct hist_data *hd;
+	unsigned int i, n;
+
+	data = kunit_kzalloc(test, sizeof(*data), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	for (n = 0; n < ARRAY_SIZE(defs); n++) {
+		def[n] = kunit_kzalloc(test, sizeof(*def[n]), GFP_KERNEL);
+		if (!def[n])
+			break;
+		hd = hist_test_trigger(test, def[n], defs[n], true);
+		if (IS_ERR(hd)) {
+			KUNIT_FAIL(test, "%s: %ld", defs[n], PTR_ERR(hd));
+			break;
+		}
+	}
+	for (i = 0; n == ARRAY_SIZE(defs) && i < ARRAY_SIZE(refused); i++) {
+		hd = hist_test_trigger(test, data, refused[i], false);
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(hd), -EINVAL, "\"%s\"",
+				    refused[i]);
+		if (!IS_ERR(hd)) {
+			mutex_lock(&event_mutex);
+			hist_data_destroy(hd);
+			mutex_unlock(&event_mutex);
+		}
+	}
+	for (i = 0; n == ARRAY_SIZE(defs) && i < ARRAY_SIZE(taken); i++) {
+		hd = hist_test_trigger(test, data, taken[i], false);
+		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(hd), "\"%s\": %d", taken[i],
+				       PTR_ERR_OR_ZERO(hd));
+		if (IS_ERR(hd))
+			continue;
+		/* one reference per variable of the other trigger read */
+		KUNIT_EXPECT_EQ_MSG(test, hd->same_hit, i > 0, "\"%s\"", taken[i]);
+		KUNIT_EXPECT_EQ_MSG(test, hd->n_refs, i > 0 ? 1 : 0, "\"%s\"",
+				    taken[i]);
+		mutex_lock(&event_mutex);
+		hist_data_destroy(hd);
+		mutex_unlock(&event_mutex);
+	}
+	while (n--)
+		hist_test_untrigger(def[n]);
+}
+
 static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_div_const),
 	KUNIT_CASE(hist_test_div_random),
@@ -2122,6 +2329,8 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE_SLOW(hist_test_nested_hits),
 	KUNIT_CASE_SLOW(hist_test_nmi_hits),
 	KUNIT_CASE(hist_test_clear_vs_enable),
+	KUNIT_CASE(hist_test_same_hit_order),
+	KUNIT_CASE(hist_test_same_hit_refused),
 	KUNIT_CASE(hist_test_enable_count_ends),
 	KUNIT_CASE_SLOW(hist_test_enable_count),
 	KUNIT_CASE_SLOW(hist_test_agg_concurrent),

@@ -375,9 +375,81 @@ static char *hist_var_key_text(const struct hist_data *hd, const char *name)
 	return kstrdup(hd->vars[own].value.spec, GFP_KERNEL);
 }
 
+/* Does a "name=field" key of the text define @name? */
+static bool hist_key_defines(const struct hist_data *hd, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p, *end;
+
+	for (p = hd->attrs.keys; p; p = end ? end + 1 : NULL) {
+		end = strchr(p, ',');
+		p = skip_spaces(p);
+		if (!strncmp(p, name, len) && p[len] == '=')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Does key @tok name a variable of another trigger: "$name[.modifier]"
+ * or "system.event.$name[.modifier]", where name is not one this
+ * trigger defines (after keys=, or in a key "name=field")?  Asked of the
+ * text before anything is parsed, and of each key as it is parsed.
+ */
+static bool hist_key_is_var_ref(const struct hist_data *hd, const char *tok)
+{
+	const char *dollar = strchr(tok, '$');
+	char *name, *own = NULL;
+	bool ours;
+
+	tok = skip_spaces(tok);
+	if (!dollar || (dollar != tok && dollar[-1] != '.'))
+		return false;
+	if (dollar != tok)
+		return true;
+	name = kstrndup(dollar + 1, strcspn(dollar + 1, ". \t+-*/"),
+			GFP_KERNEL);
+	/* out of memory: not a reference, which keeps upstream's errors */
+	if (!name)
+		return false;
+	/* the text until the keys are parsed, the variables made since */
+	ours = hist_var_find_own(hd, name) >= 0 ||
+	       hist_key_defines(hd, name) ||
+	       (own = hist_var_def_text(hd, name)) != NULL;
+	kfree(name);
+	kfree(own);
+	return !ours;
+}
+
+/*
+ * A trigger keyed by another trigger's variables reads all of that
+ * trigger's variables in the same hit; its values and its variables
+ * are parsed before its keys, so the keys' text says it first.
+ */
+static bool hist_keys_read_vars(const struct hist_data *hd)
+{
+	const char *p = hd->attrs.keys, *end;
+	char *tok, *eq;
+	bool ret = false;
+
+	for (; p && !ret; p = end ? end + 1 : NULL) {
+		end = strchr(p, ',');
+		tok = end ? kstrndup(p, end - p, GFP_KERNEL) : kstrdup(p, GFP_KERNEL);
+		if (!tok)
+			return false;
+		/* "name=field" defines a variable, as hist_parse_key() tells */
+		eq = strchr(tok, '=');
+		ret = (!eq || memchr(tok, '.', eq - tok)) &&
+		      hist_key_is_var_ref(hd, tok);
+		kfree(tok);
+	}
+	return ret;
+}
+
 /*
  * One key: "field[.modifier]", "name=field" (the key is also variable
- * name) or "$name" / "name" for the field of variable name.
+ * name), "$name" / "name" for the field of variable name, or a variable
+ * another trigger sets (hist_key_is_var_ref()).
  */
 static int hist_parse_key(const struct hist_parse_ctx *ctx,
 			  struct trace_event_file *file, struct hist_data *hd,
@@ -401,6 +473,8 @@ static int hist_parse_key(const struct hist_parse_ctx *ctx,
 		return ret;
 	}
 
+	if (hd->same_hit && hist_key_is_var_ref(hd, tok))
+		return hist_parse_ref_field(ctx, hd, hf, tok, true);
 	if (*tok == '$' ||
 	    (!strpbrk(tok, ".") && !trace_find_event_field(file->event_call,
 							   tok) &&
@@ -1050,6 +1124,8 @@ struct hist_data *hist_data_parse(const struct hist_parse_ctx *ctx,
 	hd->resolve = resolve;
 	INIT_LIST_HEAD(&hd->var_node);
 	INIT_LIST_HEAD(&hd->sharer_pins);
+	INIT_LIST_HEAD(&hd->readers);
+	INIT_LIST_HEAD(&hd->reader_node);
 
 	/*
 	 * Upstream's order, which decides which error a command with
@@ -1060,6 +1136,11 @@ struct hist_data *hist_data_parse(const struct hist_parse_ctx *ctx,
 	ret = hist_actions_split(ctx, hd);
 	if (!ret)
 		ret = hist_vars_check_form(ctx, hd);
+	hd->same_hit = !ret && hist_keys_read_vars(hd);
+	if (hd->same_hit && hd->attrs.name) {
+		hist_err(ctx, HIST_ERR_SAME_HIT_NAMED, hd->attrs.name_at);
+		ret = -EINVAL;
+	}
 	if (!ret) {
 		ret = hist_parse_vals(ctx, file, hd, hd->attrs.vals);
 		ret = hist_check_nohitcount(ctx, hd, ret);
@@ -1082,6 +1163,17 @@ struct hist_data *hist_data_parse(const struct hist_parse_ctx *ctx,
 	return hd;
 }
 
+/* A key, a variable, save() or trace() walks the stack of the hit. */
+static bool hist_takes_stack(const struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_keys; i++)
+		if (hd->keys[i].fetch == HIST_FETCH_STACK)
+			return true;
+	return hd->walks_stack;
+}
+
 /**
  * hist_data_finish - resolve what the actions of a histogram name
  * @ctx: the command, for error_log
@@ -1098,6 +1190,16 @@ int hist_data_finish(const struct hist_parse_ctx *ctx,
 	int ret;
 
 	ret = hist_actions_resolve(ctx, file, hd);
+	/* keyed by this trigger's own variables after all */
+	if (!ret && hd->same_hit && !hd->n_refs) {
+		hist_err(ctx, HIST_ERR_INVALID_REF_KEY, NULL);
+		ret = -EINVAL;
+	}
+	if (!ret && hd->same_hit && hist_takes_stack(hd)) {
+		/* a walk from inside another trigger's hit finds its frames */
+		hist_err(ctx, HIST_ERR_SAME_HIT_STACK, "stacktrace");
+		ret = -EINVAL;
+	}
 	hd->general = hd->n_vars || hd->n_refs || hd->n_actions;
 	hd->hit_path = hist_hit_path_of(hd);
 	if (!ret) {

@@ -410,17 +410,20 @@ static noinline void hist_hit_pad(HIST_HIT_ARGS)
 	hist_hit_done();
 }
 
+static void hist_readers_run(struct hist_data *hd, struct hist_hit *hit);
+
 /*
  * Variables, references or actions: resolve what this hit reads of
- * other histograms, update the entry, keep the variables, act.  @key is
- * built.
+ * other histograms, update the entry, keep the variables, act, and take
+ * the hits of the triggers keyed by our variables.  @key is built; a
+ * trigger keyed by variables had its references filled in first.
  */
 static __always_inline void hist_general(struct hist_data *hd, u64 *key,
 					 struct hist_hit *hit, bool key64)
 {
 	struct tracing_map_elt *elt;
 
-	if (hd->n_refs && !hist_refs_resolve(hd, key, hit))
+	if (hd->n_refs && !hd->same_hit && !hist_refs_resolve(hd, key, hit))
 		return;
 	if (key64)
 		elt = tracing_map_insert_u64(hd->map, *key);
@@ -435,6 +438,8 @@ static __always_inline void hist_general(struct hist_data *hd, u64 *key,
 	hist_update_vals(hd, elt, hit);
 	if (hd->n_actions)
 		hist_actions_run(hd, elt, key, hit);
+	if (!list_empty(&hd->readers))
+		hist_readers_run(hd, hit);
 }
 
 /*
@@ -485,6 +490,119 @@ static noinline void hist_hit_general(HIST_HIT_ARGS)
 	hist_hit_done();
 }
 
+/*
+ * Variables as keys
+ * -----------------
+ * A trigger whose keys name variables of another trigger on the same
+ * event ("keys=$lat.log2") counts the values that trigger set in this
+ * hit, and does not count a hit in which it set none.  The trigger core
+ * calls the triggers of an event one after the other and skips those
+ * that are paused or whose filter fails, so a reader called by the core
+ * could not tell a value of this hit from one left by an earlier hit.
+ * The defining trigger therefore takes the hit of each reader itself,
+ * right after it set its variables, from this hit's own state: nothing
+ * is stored between the two, and the order the core runs them in does
+ * not matter.  The core's call of the reader does nothing
+ * (HIST_PATH_SAME_HIT).
+ *
+ * The readers are on the definer's list (hist_data.readers), an RCU
+ * list that the life cycle changes under event_mutex: a reader is put
+ * on it once attached, and taken off before the wait that precedes its
+ * freeing (hist_reader_unlink()), so a hit walking the list never meets
+ * a freed reader.  The definer cannot go first: a reader holds it
+ * (hist_data.users).  A reader checks its own pause flag, clear and
+ * filter, which the core checked for its own call only.  It counts as
+ * one more on its CPU's stack of key buffers, which bounds a chain of
+ * readers of readers as it bounds nested hits.
+ */
+static noinline void hist_reader_hit(struct hist_data *hd,
+				     const struct hist_hit *from)
+{
+	u64 refs[HIST_REFS_MAX] __uninitialized;
+	u64 vars[HIST_VARS_MAX] __uninitialized;
+	struct event_trigger_data *data = hd->trigger;
+	struct hist_hit hit __uninitialized;
+	struct event_filter *filter;
+	unsigned int i;
+	u64 key64;
+	u64 *key;
+
+	if (READ_ONCE(data->paused) ||
+	    READ_ONCE(hd->hit_path) == HIST_PATH_OFF)
+		return;
+	filter = rcu_dereference_sched(data->filter);
+	if (filter && !filter_match_preds(filter, from->rec))
+		return;
+	hist_hit_init(&hit, from->rec, from->buffer, from->rbe);
+	hit.refs = refs;
+	hit.vars = vars;
+	/* every reference is to the histogram that called us */
+	for (i = 0; i < hd->n_refs; i++)
+		refs[i] = from->vars[hd->refs[i].var];
+	if (hd->single_u64_key) {
+		if (likely(hist_key_pad_enter())) {
+			key64 = hist_fetch(hd, &hd->keys[0], &hit);
+			hist_general(hd, &key64, &hit, true);
+		} else {
+			tracing_map_count_drop(hd->map);
+		}
+	} else {
+		key = hist_key_pad_get();
+		if (likely(key)) {
+			memset(key, 0, hd->key_size);
+			hist_build_key(hd, key, &hit);
+			hist_general(hd, key, &hit, false);
+		} else {
+			tracing_map_count_drop(hd->map);
+		}
+	}
+	hist_key_pad_put();
+}
+
+/* Take the hits of the triggers keyed by our variables, set by @hit. */
+static noinline void hist_readers_run(struct hist_data *hd,
+				      struct hist_hit *hit)
+{
+	struct hist_data *reader;
+
+	list_for_each_entry_rcu(reader, &hd->readers, reader_node)
+		hist_reader_hit(reader, hit);
+}
+
+/**
+ * hist_reader_link - let the histogram a reader reads take its hits
+ * @hd: a histogram keyed by another one's variables (hist_data.same_hit),
+ *	its trigger set (hist_data.trigger)
+ *
+ * Context: event_mutex held.
+ */
+void hist_reader_link(struct hist_data *hd)
+{
+	lockdep_assert_held(&event_mutex);
+	if (!hd->same_hit || hd->reading || WARN_ON_ONCE(!hd->n_refs))
+		return;
+	list_add_tail_rcu(&hd->reader_node, &hd->refs[0].hd->readers);
+	hd->reading = true;
+}
+
+/**
+ * hist_reader_unlink - undo hist_reader_link(), if it was done
+ * @hd: the histogram
+ *
+ * Hits of the histogram it read may still be taking ours until
+ * tracepoint_synchronize_unregister() has returned.
+ *
+ * Context: event_mutex held.
+ */
+void hist_reader_unlink(struct hist_data *hd)
+{
+	lockdep_assert_held(&event_mutex);
+	if (!hd->reading)
+		return;
+	list_del_rcu(&hd->reader_node);
+	hd->reading = false;
+}
+
 /**
  * hist_hit_path_of - the way a histogram's hits are taken
  * @hd: the histogram, made
@@ -493,6 +611,8 @@ static noinline void hist_hit_general(HIST_HIT_ARGS)
  */
 u8 hist_hit_path_of(const struct hist_data *hd)
 {
+	if (hd->same_hit)
+		return HIST_PATH_SAME_HIT;
 	if (hd->general)
 		/* a referenced histogram may compare more than our key */
 		return hd->single_u64_key && hd->lookup_size == sizeof(u64) ?

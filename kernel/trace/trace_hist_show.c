@@ -732,6 +732,8 @@ static void hist_debug_computes(struct seq_file *m, const struct hist_data *hd,
 		seq_puts(m, "buckets(");
 	else if (hf->xform == HIST_XFORM_LOGLIN)
 		seq_puts(m, "loglin(");
+	else if (hf->xform == HIST_XFORM_USECS)
+		seq_puts(m, "usecs(");
 	switch (hf->fetch) {
 	case HIST_FETCH_EXPR:
 		if (hf->op == HIST_OP_NEG) {
@@ -758,7 +760,8 @@ static void hist_debug_computes(struct seq_file *m, const struct hist_data *hd,
 		break;
 	case HIST_FETCH_REF:
 		ref = &hd->refs[hf->slot];
-		seq_printf(m, "var_ref $%s", ref->hd->vars[ref->var].name);
+		seq_printf(m, "%s $%s", hd->same_hit ? "same_hit_var" : "var_ref",
+			   ref->hd->vars[ref->var].name);
 		break;
 	case HIST_FETCH_OWN_VAR:
 		seq_printf(m, "own_var $%s", hd->vars[hf->slot].name);
@@ -877,8 +880,13 @@ static void hist_debug_vars(struct seq_file *m, const struct hist_data *hd)
 			   var->map_idx);
 		seq_printf(m, "      var.hist_data: %p\n", ref->hd);
 		seq_printf(m, "      var_ref_idx (into hist_hit.refs[]): %u\n", i);
-		seq_printf(m, "      read_once: %u\n", ref->read_once);
+		if (hd->same_hit)
+			seq_puts(m, "      read: set in this hit, handed over by the trigger setting it\n");
+		else
+			seq_printf(m, "      read_once: %u\n", ref->read_once);
 	}
+	if (!list_empty(&hd->readers))
+		seq_puts(m, "\n  takes the hits of the hist triggers keyed by its variables\n");
 	if (hd->users)
 		seq_printf(m, "\n  referenced by %d other hist trigger(s)\n",
 			   hd->users);

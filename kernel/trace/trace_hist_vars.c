@@ -62,6 +62,29 @@ static bool hist_onmatch_text(const struct hist_data *hd, char *system,
 	return false;
 }
 
+/*
+ * The event "system.event.$name" names (@name is in @text), or NULL if
+ * there is none; an ERR_PTR (logged) when the prefix is malformed.
+ */
+static struct trace_event_file *hist_ref_event(const struct hist_parse_ctx *ctx,
+					       struct hist_data *hd,
+					       char *text, char *name)
+{
+	struct trace_event_file *file;
+	char *dot = strchr(text, '.');
+
+	if (!dot || dot + 1 >= name - 2 || name[-2] != '.') {
+		hist_err(ctx, HIST_ERR_INVALID_SUBSYS_EVENT, text);
+		return ERR_PTR(-EINVAL);
+	}
+	*dot = '\0';
+	name[-2] = '\0';
+	file = find_event_file(hd->tr, text, dot + 1);
+	*dot = '.';
+	name[-2] = '.';
+	return file;
+}
+
 static struct hist_data *hist_ref_lookup(const struct hist_parse_ctx *ctx,
 					 struct hist_data *hd, char *text,
 					 char *name, unsigned int *idx,
@@ -69,21 +92,16 @@ static struct hist_data *hist_ref_lookup(const struct hist_parse_ctx *ctx,
 {
 	bool is_param = how & HIST_REF_PARAM;
 	char system[MAX_EVENT_NAME_LEN], event[MAX_EVENT_NAME_LEN];
+	struct trace_event_file *file;
 	struct hist_data *owner = NULL;
-	char *dot;
 
 	if (name - 1 > text) {
 		/* system.event.$name */
-		dot = strchr(text, '.');
-		if (!dot || dot + 1 >= name - 2 || name[-2] != '.') {
-			hist_err(ctx, HIST_ERR_INVALID_SUBSYS_EVENT, text);
-			return ERR_PTR(-EINVAL);
-		}
-		*dot = '\0';
-		name[-2] = '\0';
-		owner = hist_find_on_event(hd->tr, text, dot + 1, name, idx);
-		*dot = '.';
-		name[-2] = '.';
+		file = hist_ref_event(ctx, hd, text, name);
+		if (IS_ERR(file))
+			return ERR_CAST(file);
+		if (file)
+			owner = hist_find_in_file(file, name, idx);
 	} else if (hist_onmatch_text(hd, system, event, sizeof(system))) {
 		owner = hist_find_on_event(hd->tr, system, event, name, idx);
 	}
@@ -110,6 +128,46 @@ static struct hist_data *hist_ref_lookup(const struct hist_parse_ctx *ctx,
 		 */
 		hist_err(ctx, HIST_ERR_VAR_NOT_FOUND, name);
 		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, name - 1);
+		return ERR_PTR(-EINVAL);
+	}
+	return owner;
+}
+
+/*
+ * The histogram whose variable a trigger keyed by variables reads: one
+ * on the same event, so that it is set in the same hit, and not a named
+ * one, which triggers on other events would hit too.
+ */
+static struct hist_data *hist_same_hit_lookup(const struct hist_parse_ctx *ctx,
+					      struct hist_data *hd, char *text,
+					      char *name, unsigned int *idx)
+{
+	struct trace_event_file *file = hd->event_file;
+	struct hist_data *owner;
+
+	if (name - 1 > text) {
+		/* system.event.$name: this event's, or none */
+		file = hist_ref_event(ctx, hd, text, name);
+		if (IS_ERR(file))
+			return ERR_CAST(file);
+		if (file && file != hd->event_file) {
+			hist_err(ctx, HIST_ERR_SAME_HIT_EVENT, text);
+			return ERR_PTR(-EINVAL);
+		}
+	}
+	owner = file ? hist_find_in_file(file, name, idx) : NULL;
+	if (!owner) {
+		if (!file || !hist_find_unique(hd->tr, name, idx)) {
+			hist_err(ctx, HIST_ERR_VAR_NOT_FOUND, name);
+			hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, name - 1);
+		} else {
+			/* defined, on another event (or several) */
+			hist_err(ctx, HIST_ERR_SAME_HIT_EVENT, text);
+		}
+		return ERR_PTR(-EINVAL);
+	}
+	if (owner->attrs.name) {
+		hist_err(ctx, HIST_ERR_SAME_HIT_NAMED, text);
 		return ERR_PTR(-EINVAL);
 	}
 	return owner;
@@ -213,10 +271,21 @@ int hist_ref_add(const struct hist_parse_ctx *ctx, struct hist_data *hd,
 		return 0;
 	}
 	hf->fetch = HIST_FETCH_REF;
-	owner = hist_ref_lookup(ctx, hd, text, name, &idx, how);
+	if (hd->same_hit)
+		owner = hist_same_hit_lookup(ctx, hd, text, name, &idx);
+	else
+		owner = hist_ref_lookup(ctx, hd, text, name, &idx, how);
 	if (IS_ERR(owner))
 		return PTR_ERR(owner);
 	hist_ref_take_type(hf, &owner->vars[idx].value);
+	if ((how & HIST_REF_KEY) && hist_field_is_bytes(hf)) {
+		hist_err(ctx, HIST_ERR_SAME_HIT_NUMBER, text);
+		return -EINVAL;
+	}
+	if (hd->same_hit && hd->n_refs && hd->refs[0].hd != owner) {
+		hist_err(ctx, HIST_ERR_SAME_HIT_ONE, text);
+		return -EINVAL;
+	}
 	for (i = 0; i < hd->n_refs; i++)
 		if (hd->refs[i].hd == owner && hd->refs[i].var == idx)
 			break;
