@@ -37,6 +37,10 @@
 #                onmatch() to a synthetic event bench_lat, keyed there
 #                by lat.log2 (HITS: the synthetic event's hist)
 #   lat-vars     of that pipeline, the two variables only (no action)
+#   lat-key      the same histogram without the synthetic event: the two
+#                variables, and on sys_exit_getppid hist:keys=$lat.log2,
+#                keyed by the variable set in the same hit (ours only)
+#   lat-key-paused  those three triggers paused
 #   lat-emit     the two variables and the action, with no trigger on
 #                bench_lat (so nothing is written)
 # and, where the kernel has them (ours), the aggregations:
@@ -155,11 +159,15 @@ LAT_VARS='hist:keys=common_pid:lat=common_timestamp-$ts0'
 EXIT=events/syscalls/sys_exit_getppid
 SYN=events/synthetic/bench_lat
 
+# The same histogram keyed by $lat on the exit event itself.
+LAT_KEY='hist:keys=$lat.log2'
+
 # measure_latency ID BASE PAUSE CALLS [PARTS]: PAUSE is ":pause" for the
 # base. PARTS (default "vars emit hist") says how much of the pipeline
 # to set up: "vars" the two triggers without the action, "vars emit"
 # with onmatch().trace() to bench_lat but no trigger there (nothing
-# listens: the event is not written), all three the whole pipeline.
+# listens: the event is not written), all three the whole pipeline;
+# "vars key" the two triggers and LAT_KEY, no synthetic event.
 measure_latency() {
 	id=$1 base=$2 pause=$3 calls=$4 parts=${5:-vars emit hist}
 	exit_trig=$LAT_EXIT
@@ -175,16 +183,20 @@ measure_latency() {
 	if ! echo 'bench_lat u64 lat' >>synthetic_events ||
 	   { [ "$hist_ev" = $SYN ] && ! echo "$LAT_HIST$pause" >"$SYN/trigger"; } ||
 	   ! echo "$LAT_ENTER$pause" >"$SYS/trigger" ||
-	   ! echo "$exit_trig$pause" >"$EXIT/trigger"; then
+	   ! echo "$exit_trig$pause" >"$EXIT/trigger" ||
+	   { [ "$parts" = "vars key" ] &&
+	     ! echo "$LAT_KEY$pause" >>"$EXIT/trigger"; }; then
 		echo "bench-hist: $id failed: refused: $(tail -n 3 error_log | tr -s '\n\t' '  ')"
 	else
 		runs "$id" "$calls"
-		hits=$(sed -n 's/^ *Hits: *//p' "$hist_ev/hist")
+		# the table of the trigger made last
+		hits=$(sed -n 's/^ *Hits: *//p' "$hist_ev/hist" | tail -n 1)
 		want=$((reps * (calls + warmup)))
 		[ -n "$pause" ] && want=0
 		check_hits "$id" "$hits" "$want"
 		report "$id" "$base" "$calls" "$hits"
 	fi
+	echo "!$LAT_KEY" >>"$EXIT/trigger" 2>/dev/null
 	echo "!$exit_trig" >>"$EXIT/trigger" 2>/dev/null
 	echo "!$LAT_ENTER" >>"$SYS/trigger" 2>/dev/null
 	echo "!$LAT_HIST" >>"$SYN/trigger" 2>/dev/null
@@ -287,6 +299,12 @@ measure_latency lat-paused none :pause 100000
 measure_latency lat-vars lat-paused "" 100000 vars
 measure_latency lat-emit lat-paused "" 100000 "vars emit"
 measure_latency latency lat-paused "" 100000
+if grep -q 'Variable keys' README; then
+	measure_latency lat-key-paused none :pause 100000 "vars key"
+	measure_latency lat-key lat-key-paused "" 100000 "vars key"
+else
+	echo "bench-hist: variable keys: none"
+fi
 if echo 'hist:keys=common_pid:vals=__syscall_nr.max:pause' >$SYS/trigger 2>/dev/null; then
 	echo '!hist:keys=common_pid:vals=__syscall_nr.max' >>$SYS/trigger
 	for agg in max avg stddev p99; do

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make run: runs inside the guest. Shows a histogram made by the kernel's
 # hist triggers: system calls counted by name, then a wakeup latency
-# histogram built through a synthetic event. Where the kernel has no hist
+# histogram built through a synthetic event, and the same one keyed by
+# the latency variable itself, with its percentiles. Where the kernel has no hist
 # triggers yet, it shows tracefs working and says what is missing.
 
 T=/sys/kernel/tracing
@@ -62,8 +63,20 @@ echo 'hist:keys=pid:ts0=common_timestamp.usecs' >events/sched/sched_waking/trigg
 echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid) if next_comm=="ping"' \
 	>events/sched/sched_switch/trigger
 echo 'hist:keys=lat.log2:sort=lat' >events/synthetic/wakeup_latency/trigger
+# The same histogram with no synthetic event, where the kernel has
+# variable keys (upstream has not): keyed by the variable the trigger
+# above sets, on its own event, with the median and the 99th percentile.
+key='hist:keys=$wakeup_lat.log2:vals=hitcount,$wakeup_lat.p50,$wakeup_lat.p99:sort=$wakeup_lat.log2'
+grep -q 'Variable keys' README || key=
+[ -z "$key" ] || echo "$key" >>events/sched/sched_switch/trigger
 workload
 cat events/synthetic/wakeup_latency/hist
+if [ -n "$key" ]; then
+	echo
+	echo "### the same latency keyed by \$wakeup_lat on sched_switch itself: no synthetic event"
+	sed -n '/keys=\$wakeup_lat/,$p' events/sched/sched_switch/hist
+	echo "!$key" >>events/sched/sched_switch/trigger
+fi
 echo '!hist:keys=lat.log2:sort=lat' >events/synthetic/wakeup_latency/trigger
 echo '!hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid) if next_comm=="ping"' \
 	>events/sched/sched_switch/trigger
