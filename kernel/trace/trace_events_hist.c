@@ -20,7 +20,8 @@
  * Clearing
  * --------
  * A paused trigger is skipped by event_triggers_call() before it reaches
- * us.  A clear does not pause: the paused flag belongs to the user and
+ * us (one keyed by another trigger's variables keeps its own flag: see
+ * hist_set_paused()).  A clear does not pause: the paused flag belongs to the user and
  * to enable_hist and disable_hist, which may fire during the clear.
  * It sets hist_data.hit_path to HIST_PATH_OFF, which sends every hit
  * back at once, waits for the hits in flight with
@@ -466,9 +467,9 @@ static int hist_change_state(const struct hist_parse_ctx *ctx,
 		return -ENOENT;
 	}
 	if (attrs->pause)
-		WRITE_ONCE(data->paused, true);
+		hist_set_paused(data, true);
 	else if (attrs->cont)
-		WRITE_ONCE(data->paused, false);
+		hist_set_paused(data, false);
 	else
 		hist_clear(data);
 	return 0;
@@ -841,7 +842,9 @@ static int hist_trigger_create(const struct hist_parse_ctx *ctx,
 	data = trigger_data_alloc(cmd_ops, NULL, NULL, hd);
 	if (!data)
 		goto out_hd;
-	data->paused = hd->attrs.pause;
+	/* see hist_set_paused() */
+	data->paused = hd->attrs.pause || hd->same_hit;
+	hd->reader_paused = hd->attrs.pause;
 	if (hd->attrs.name) {
 		ret = hist_join_named(ctx, file, data, &hd);
 		if (ret)
@@ -1075,7 +1078,7 @@ static void hist_enable_hit(struct event_trigger_data *data,
 
 	list_for_each_entry_rcu(t, &ed->file->triggers, list)
 		if (t->cmd_ops->trigger_type == ETT_EVENT_HIST)
-			WRITE_ONCE(t->paused, !ed->enable);
+			hist_set_paused(t, !ed->enable);
 }
 
 VISIBLE_IF_KUNIT bool hist_enable_count(struct event_trigger_data *data,

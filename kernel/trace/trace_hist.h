@@ -556,6 +556,9 @@ enum hist_hit_path {
  *	our hits)
  * @reader_node: in @readers of the histogram we read, while @reading
  * @reading: on that list (event_mutex)
+ * @reader_paused: the pause flag of our trigger when @same_hit: its
+ *	event_trigger_data.paused stays set, so that the trigger core never
+ *	calls it (hist_set_paused())
  */
 struct hist_data {
 	struct hist_field		keys[HIST_KEYS_MAX];
@@ -605,6 +608,7 @@ struct hist_data {
 	struct list_head		readers;
 	struct list_head		reader_node;
 	bool				reading;
+	bool				reader_paused;
 };
 
 /**
@@ -1336,6 +1340,38 @@ static __always_inline u64 hist_fetch(const struct hist_data *hd,
 			val = div64_u64(val, hf->buckets) * hf->buckets;
 	}
 	return val;
+}
+
+/**
+ * hist_set_paused - pause or continue a hist trigger
+ * @data: the trigger
+ * @paused: the new state
+ *
+ * The trigger core skips a paused trigger.  One keyed by another
+ * trigger's variables is taken by that trigger's hits, never by the
+ * core, so its trigger stays paused for the core and the flag the user
+ * sets is hist_data.reader_paused.
+ *
+ * Context: any; enable_hist and disable_hist call it from event hits.
+ */
+static inline void hist_set_paused(struct event_trigger_data *data,
+				   bool paused)
+{
+	struct hist_data *hd = data->private_data;
+
+	if (hd->same_hit)
+		WRITE_ONCE(hd->reader_paused, paused);
+	else
+		WRITE_ONCE(data->paused, paused);
+}
+
+/* Is @data paused, as the user sees it? */
+static inline bool hist_paused(const struct event_trigger_data *data)
+{
+	const struct hist_data *hd = data->private_data;
+
+	return hd->same_hit ? READ_ONCE(hd->reader_paused) :
+			      READ_ONCE(data->paused);
 }
 
 /* The trigger's hit function (trace_hist_run.c) */

@@ -2210,9 +2210,9 @@ static void hist_test_same_hit_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hits[2], 1);
 
 	/* the reader paused: the definer counts, the reader does not */
-	WRITE_ONCE(rdr->paused, true);
+	hist_set_paused(rdr, true);
 	hist_test_hit(env, def);
-	WRITE_ONCE(rdr->paused, false);
+	hist_set_paused(rdr, false);
 	KUNIT_EXPECT_EQ(test, hist_test_hits(dhd), 2);
 	KUNIT_EXPECT_EQ(test, hist_test_hits(rhd), 1);
 

@@ -501,9 +501,11 @@ static noinline void hist_hit_general(HIST_HIT_ARGS)
  * could not tell a value of this hit from one left by an earlier hit.
  * The defining trigger therefore takes the hit of each reader itself,
  * right after it set its variables, from this hit's own state: nothing
- * is stored between the two, and the order the core runs them in does
- * not matter.  The core's call of the reader does nothing
- * (HIST_PATH_SAME_HIT).
+ * is stored between the two, and the order of the triggers on the
+ * event's list does not matter.  The core does not call the reader at
+ * all: its trigger stays paused for the core, and the pause the user
+ * sets is kept beside it (hist_set_paused()); a call that comes anyway
+ * does nothing (HIST_PATH_SAME_HIT).
  *
  * The readers are on the definer's list (hist_data.readers), an RCU
  * list that the life cycle changes under event_mutex: a reader is put
@@ -511,9 +513,9 @@ static noinline void hist_hit_general(HIST_HIT_ARGS)
  * freeing (hist_reader_unlink()), so a hit walking the list never meets
  * a freed reader.  The definer cannot go first: a reader holds it
  * (hist_data.users).  A reader checks its own pause flag, clear and
- * filter, which the core checked for its own call only.  It counts as
- * one more on its CPU's stack of key buffers, which bounds a chain of
- * readers of readers as it bounds nested hits.
+ * filter.  One that may nest further (it has actions, or readers of its
+ * own) counts as one more on its CPU's stack of key buffers, which
+ * bounds a chain of readers of readers as it bounds nested hits.
  */
 static noinline void hist_reader_hit(struct hist_data *hd,
 				     const struct hist_hit *from)
@@ -522,12 +524,13 @@ static noinline void hist_reader_hit(struct hist_data *hd,
 	u64 vars[HIST_VARS_MAX] __uninitialized;
 	struct event_trigger_data *data = hd->trigger;
 	struct hist_hit hit __uninitialized;
+	struct tracing_map_elt *elt;
 	struct event_filter *filter;
 	unsigned int i;
 	u64 key64;
 	u64 *key;
 
-	if (READ_ONCE(data->paused) ||
+	if (READ_ONCE(hd->reader_paused) ||
 	    READ_ONCE(hd->hit_path) == HIST_PATH_OFF)
 		return;
 	filter = rcu_dereference_sched(data->filter);
@@ -539,13 +542,24 @@ static noinline void hist_reader_hit(struct hist_data *hd,
 	/* every reference is to the histogram that called us */
 	for (i = 0; i < hd->n_refs; i++)
 		refs[i] = from->vars[hd->refs[i].var];
-	if (hd->single_u64_key) {
+	if (hd->single_u64_key && !hd->n_vars && !hd->n_actions) {
+		/*
+		 * The commonest reader, "keys=$lat.log2": one number, a leaf
+		 * (no actions to nest further, no readers of its own), and
+		 * no buffer to hold on the stack of them.
+		 */
+		elt = tracing_map_insert_u64(hd->map,
+					     hist_fetch(hd, &hd->keys[0], &hit));
+		if (likely(elt))
+			hist_update_vals(hd, elt, &hit);
+	} else if (hd->single_u64_key) {
 		if (likely(hist_key_pad_enter())) {
 			key64 = hist_fetch(hd, &hd->keys[0], &hit);
 			hist_general(hd, &key64, &hit, true);
 		} else {
 			tracing_map_count_drop(hd->map);
 		}
+		hist_key_pad_put();
 	} else {
 		key = hist_key_pad_get();
 		if (likely(key)) {
@@ -555,8 +569,8 @@ static noinline void hist_reader_hit(struct hist_data *hd,
 		} else {
 			tracing_map_count_drop(hd->map);
 		}
+		hist_key_pad_put();
 	}
-	hist_key_pad_put();
 }
 
 /* Take the hits of the triggers keyed by our variables, set by @hit. */

@@ -49,7 +49,7 @@ int hist_print_trigger(struct seq_file *m, struct event_trigger_data *data)
 	if (data->filter_str)
 		seq_printf(m, " if %s", data->filter_str);
 	/* enable_hist and disable_hist flip it from their events' hits */
-	seq_puts(m, READ_ONCE(data->paused) ? " [paused]\n" : " [active]\n");
+	seq_puts(m, hist_paused(data) ? " [paused]\n" : " [active]\n");
 	return 0;
 }
 
