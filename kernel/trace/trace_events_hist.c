@@ -21,8 +21,9 @@
  * --------
  * A paused trigger is skipped by event_triggers_call() before it reaches
  * us (one keyed by another trigger's variables keeps its own flag: see
- * hist_set_paused()).  A clear does not pause: the paused flag belongs to the user and
- * to enable_hist and disable_hist, which may fire during the clear.
+ * hist_set_paused()).  A clear does not pause: the paused flag belongs
+ * to the user and to enable_hist and disable_hist, which may fire during
+ * the clear.
  * It sets hist_data.hit_path to HIST_PATH_OFF, which sends every hit
  * back at once, waits for the hits in flight with
  * tracepoint_synchronize_unregister(), empties the map, and waits once
@@ -842,9 +843,10 @@ static int hist_trigger_create(const struct hist_parse_ctx *ctx,
 	data = trigger_data_alloc(cmd_ops, NULL, NULL, hd);
 	if (!data)
 		goto out_hd;
-	/* see hist_set_paused() */
+	/* a reader stays paused for the core: see hist_set_paused() */
 	data->paused = hd->attrs.pause || hd->same_hit;
 	hd->reader_paused = hd->attrs.pause;
+	/* a named histogram is no reader's (refused when parsed) */
 	if (hd->attrs.name) {
 		ret = hist_join_named(ctx, file, data, &hd);
 		if (ret)

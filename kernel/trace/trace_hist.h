@@ -556,6 +556,8 @@ enum hist_hit_path {
  *	our hits)
  * @reader_node: in @readers of the histogram we read, while @reading
  * @reading: on that list (event_mutex)
+ * @reader_leaf: @same_hit with one numeric key, no variables and no
+ *	actions: the hit path's shortest reader (hist_reader_leaf())
  * @reader_paused: the pause flag of our trigger when @same_hit: its
  *	event_trigger_data.paused stays set, so that the trigger core never
  *	calls it (hist_set_paused())
@@ -608,6 +610,7 @@ struct hist_data {
 	struct list_head		readers;
 	struct list_head		reader_node;
 	bool				reading;
+	bool				reader_leaf;
 	bool				reader_paused;
 };
 
@@ -1359,6 +1362,8 @@ static inline void hist_set_paused(struct event_trigger_data *data,
 {
 	struct hist_data *hd = data->private_data;
 
+	/* the core must never call a reader: see hist_trigger_create() */
+	WARN_ON_ONCE(hd->same_hit && !data->paused);
 	if (hd->same_hit)
 		WRITE_ONCE(hd->reader_paused, paused);
 	else

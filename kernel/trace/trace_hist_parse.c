@@ -1201,6 +1201,8 @@ int hist_data_finish(const struct hist_parse_ctx *ctx,
 		ret = -EINVAL;
 	}
 	hd->general = hd->n_vars || hd->n_refs || hd->n_actions;
+	hd->reader_leaf = hd->same_hit && hd->single_u64_key &&
+			  !hd->n_vars && !hd->n_actions;
 	hd->hit_path = hist_hit_path_of(hd);
 	if (!ret) {
 		hd->match = hist_spec_text(hd, HIST_SPEC_MATCH);

@@ -174,7 +174,9 @@ static __always_inline void hist_update_vals(const struct hist_data *hd,
  *
  * Only the hits that build their key here take a buffer; numeric keys
  * are built in registers or on the stack at any depth, but a general
- * hit always takes its place on the stack of buffers, used or not.
+ * hit always takes its place on the stack of buffers, used or not, but
+ * for a leaf reader (hist_reader_leaf()): its small frame, on top of
+ * the hit that took it, nests nothing further.
  * Four buffers is also what bounds a chain of synthetic events traced
  * from hits (an action whose event's trigger traces again): each link
  * nests the ring buffer once more, adding 5 to the shift of its
@@ -517,6 +519,9 @@ static noinline void hist_hit_general(HIST_HIT_ARGS)
  * own) counts as one more on its CPU's stack of key buffers, which
  * bounds a chain of readers of readers as it bounds nested hits.
  */
+static noinline void hist_reader_leaf(struct hist_data *hd,
+				      const struct hist_hit *from);
+
 static noinline void hist_reader_hit(struct hist_data *hd,
 				     const struct hist_hit *from)
 {
@@ -524,7 +529,6 @@ static noinline void hist_reader_hit(struct hist_data *hd,
 	u64 vars[HIST_VARS_MAX] __uninitialized;
 	struct event_trigger_data *data = hd->trigger;
 	struct hist_hit hit __uninitialized;
-	struct tracing_map_elt *elt;
 	struct event_filter *filter;
 	unsigned int i;
 	u64 key64;
@@ -536,23 +540,17 @@ static noinline void hist_reader_hit(struct hist_data *hd,
 	filter = rcu_dereference_sched(data->filter);
 	if (filter && !filter_match_preds(filter, from->rec))
 		return;
+	if (hd->reader_leaf) {
+		hist_reader_leaf(hd, from);
+		return;
+	}
 	hist_hit_init(&hit, from->rec, from->buffer, from->rbe);
 	hit.refs = refs;
 	hit.vars = vars;
 	/* every reference is to the histogram that called us */
 	for (i = 0; i < hd->n_refs; i++)
 		refs[i] = from->vars[hd->refs[i].var];
-	if (hd->single_u64_key && !hd->n_vars && !hd->n_actions) {
-		/*
-		 * The commonest reader, "keys=$lat.log2": one number, a leaf
-		 * (no actions to nest further, no readers of its own), and
-		 * no buffer to hold on the stack of them.
-		 */
-		elt = tracing_map_insert_u64(hd->map,
-					     hist_fetch(hd, &hd->keys[0], &hit));
-		if (likely(elt))
-			hist_update_vals(hd, elt, &hit);
-	} else if (hd->single_u64_key) {
+	if (hd->single_u64_key) {
 		if (likely(hist_key_pad_enter())) {
 			key64 = hist_fetch(hd, &hd->keys[0], &hit);
 			hist_general(hd, &key64, &hit, true);
@@ -571,6 +569,31 @@ static noinline void hist_reader_hit(struct hist_data *hd,
 		}
 		hist_key_pad_put();
 	}
+}
+
+/*
+ * The commonest reader, "keys=$lat.log2": one number, and a leaf: no
+ * variables (so no readers of its own) and no actions, nothing that
+ * nests further, so it holds no place on the stack of key buffers.
+ */
+static noinline void hist_reader_leaf(struct hist_data *hd,
+				      const struct hist_hit *from)
+{
+	u64 refs[HIST_REFS_MAX] __uninitialized;
+	struct hist_hit hit __uninitialized;
+	struct tracing_map_elt *elt;
+	unsigned int i;
+
+	hist_hit_init(&hit, from->rec, from->buffer, from->rbe);
+	hit.refs = refs;
+	/* no variable of ours to read: hist_fetch() never looks here */
+	hit.vars = NULL;
+	for (i = 0; i < hd->n_refs; i++)
+		refs[i] = from->vars[hd->refs[i].var];
+	elt = tracing_map_insert_u64(hd->map,
+				     hist_fetch(hd, &hd->keys[0], &hit));
+	if (likely(elt))
+		hist_update_vals(hd, elt, &hit);
 }
 
 /* Take the hits of the triggers keyed by our variables, set by @hit. */
@@ -595,6 +618,8 @@ void hist_reader_link(struct hist_data *hd)
 	lockdep_assert_held(&event_mutex);
 	if (!hd->same_hit || hd->reading || WARN_ON_ONCE(!hd->n_refs))
 		return;
+	/* a leaf has no variables: nobody can read it */
+	WARN_ON_ONCE(hd->refs[0].hd->reader_leaf);
 	list_add_tail_rcu(&hd->reader_node, &hd->refs[0].hd->readers);
 	hd->reading = true;
 }
