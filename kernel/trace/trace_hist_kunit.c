@@ -2147,6 +2147,8 @@ static struct hist_data *hist_test_trigger(struct kunit *test,
 	if (!IS_ERR(hd)) {
 		data->private_data = hd;
 		data->cmd_ops = &cmd;
+		/* as hist_trigger_create() makes it: see hist_set_paused() */
+		data->paused = hd->same_hit;
 		hd->trigger = data;
 		if (listed)
 			list_add_tail(&data->list, &env->file.triggers);
@@ -2212,7 +2214,11 @@ static void hist_test_same_hit_order(struct kunit *test)
 	/* the reader paused: the definer counts, the reader does not */
 	hist_set_paused(rdr, true);
 	hist_test_hit(env, def);
+	KUNIT_EXPECT_TRUE(test, hist_paused(rdr));
 	hist_set_paused(rdr, false);
+	KUNIT_EXPECT_FALSE(test, hist_paused(rdr));
+	/* and the core never calls it, paused or not */
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(rdr->paused));
 	KUNIT_EXPECT_EQ(test, hist_test_hits(dhd), 2);
 	KUNIT_EXPECT_EQ(test, hist_test_hits(rhd), 1);
 
