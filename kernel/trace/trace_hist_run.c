@@ -445,51 +445,72 @@ static __always_inline void hist_general(struct hist_data *hd, u64 *key,
 }
 
 /*
- * The general path for a key of one number, which needs no buffer; it
- * still counts as one on its CPU's stack of them, which is what bounds
- * a chain of synthetic events traced from hits (see HIST_KEY_PADS).
+ * The general path's two ways to build a key, for a hit its caller set
+ * up (the trigger core's call, or the hit of the trigger whose variables
+ * we read).  One number needs no buffer, but still counts as one on its
+ * CPU's stack of them, which is what bounds a chain of synthetic events
+ * traced from hits (see HIST_KEY_PADS); other keys are built in a
+ * per-CPU buffer, cleared as far as a referenced map compares.
  */
-static noinline void hist_hit_general_u64(HIST_HIT_ARGS)
+static __always_inline void hist_general_number(struct hist_data *hd,
+						struct hist_hit *hit)
+{
+	u64 key;
+
+	if (likely(hist_key_pad_enter())) {
+		key = hist_fetch(hd, &hd->keys[0], hit);
+		hist_general(hd, &key, hit, true);
+	} else {
+		tracing_map_count_drop(hd->map);
+	}
+	hist_key_pad_put();
+}
+
+static __always_inline void hist_general_buffer(struct hist_data *hd,
+						struct hist_hit *hit)
+{
+	u64 *key = hist_key_pad_get();
+
+	if (likely(key)) {
+		memset(key, 0, hd->lookup_size);
+		hist_build_key(hd, key, hit);
+		hist_general(hd, key, hit, false);
+	} else {
+		tracing_map_count_drop(hd->map);
+	}
+	hist_key_pad_put();
+}
+
+/*
+ * The general path from the trigger core, with the arrays of its
+ * references and variables; @number, a constant in each caller: the key
+ * is one number.
+ */
+static __always_inline void hist_hit_general_any(HIST_HIT_ARGS, bool number)
 {
 	/* written before they are read: no need to clear them */
 	u64 refs[HIST_REFS_MAX] __uninitialized;
 	u64 vars[HIST_VARS_MAX] __uninitialized;
 	struct hist_hit hit __uninitialized;
-	u64 key;
 
-	if (likely(hist_key_pad_enter())) {
-		hist_hit_init(&hit, rec, buffer, rbe);
-		hit.refs = refs;
-		hit.vars = vars;
-		key = hist_fetch(hd, &hd->keys[0], &hit);
-		hist_general(hd, &key, &hit, true);
-	} else {
-		tracing_map_count_drop(hd->map);
-	}
-	hist_key_pad_put();
+	hist_hit_init(&hit, rec, buffer, rbe);
+	hit.refs = refs;
+	hit.vars = vars;
+	if (number)
+		hist_general_number(hd, &hit);
+	else
+		hist_general_buffer(hd, &hit);
 	hist_hit_done();
 }
 
-/* The general path for other keys, built in a per-CPU buffer. */
+static noinline void hist_hit_general_u64(HIST_HIT_ARGS)
+{
+	hist_hit_general_any(hd, rec, buffer, rbe, true);
+}
+
 static noinline void hist_hit_general(HIST_HIT_ARGS)
 {
-	u64 refs[HIST_REFS_MAX] __uninitialized;
-	u64 vars[HIST_VARS_MAX] __uninitialized;
-	struct hist_hit hit __uninitialized;
-	u64 *key = hist_key_pad_get();
-
-	if (likely(key)) {
-		hist_hit_init(&hit, rec, buffer, rbe);
-		hit.refs = refs;
-		hit.vars = vars;
-		memset(key, 0, hd->lookup_size);
-		hist_build_key(hd, key, &hit);
-		hist_general(hd, key, &hit, false);
-	} else {
-		tracing_map_count_drop(hd->map);
-	}
-	hist_key_pad_put();
-	hist_hit_done();
+	hist_hit_general_any(hd, rec, buffer, rbe, false);
 }
 
 /*
@@ -531,8 +552,6 @@ static noinline void hist_reader_hit(struct hist_data *hd,
 	struct hist_hit hit __uninitialized;
 	struct event_filter *filter;
 	unsigned int i;
-	u64 key64;
-	u64 *key;
 
 	if (READ_ONCE(hd->reader_paused) ||
 	    READ_ONCE(hd->hit_path) == HIST_PATH_OFF)
@@ -550,25 +569,10 @@ static noinline void hist_reader_hit(struct hist_data *hd,
 	/* every reference is to the histogram that called us */
 	for (i = 0; i < hd->n_refs; i++)
 		refs[i] = from->vars[hd->refs[i].var];
-	if (hd->single_u64_key) {
-		if (likely(hist_key_pad_enter())) {
-			key64 = hist_fetch(hd, &hd->keys[0], &hit);
-			hist_general(hd, &key64, &hit, true);
-		} else {
-			tracing_map_count_drop(hd->map);
-		}
-		hist_key_pad_put();
-	} else {
-		key = hist_key_pad_get();
-		if (likely(key)) {
-			memset(key, 0, hd->key_size);
-			hist_build_key(hd, key, &hit);
-			hist_general(hd, key, &hit, false);
-		} else {
-			tracing_map_count_drop(hd->map);
-		}
-		hist_key_pad_put();
-	}
+	if (hd->single_u64_key)
+		hist_general_number(hd, &hit);
+	else
+		hist_general_buffer(hd, &hit);
 }
 
 /*
