@@ -121,6 +121,8 @@
  * field: the bytes, or the entry count followed by the entries.
  */
 #define HIST_SLOT_SIZE		STR_VAR_LEN_MAX
+static_assert((1 + HIST_STACKTRACE_DEPTH) * sizeof(unsigned long) <=
+	      HIST_SLOT_SIZE);
 
 /*
  * What a field is, for printing it and for hist_debug.  The names are

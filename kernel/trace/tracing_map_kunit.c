@@ -559,12 +559,12 @@ static void tracing_map_test_vars(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, val, (u64)-1);
 }
 
-/* Hist's largest key: a 256-byte string plus a stack trace and more. */
+/* Hist's largest key: a 256-byte string, a 31-entry stack trace and more. */
 struct long_test_key {
 	char		comm[256];
-	unsigned long	stack[16];
+	unsigned long	stack[31];
 	u8		rest[TRACING_MAP_KEY_SIZE_MAX - 256 -
-			     16 * sizeof(unsigned long)];
+			     31 * sizeof(unsigned long)];
 };
 
 static void tracing_map_test_long_keys(struct kunit *test)
