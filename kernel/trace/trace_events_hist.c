@@ -37,6 +37,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/ctype.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "trace_hist.h"
@@ -291,6 +292,17 @@ static void hist_actions_detach(struct hist_data *hd)
 	}
 }
 
+/* Does a snapshot() action of @hd hold its trace array's snapshot? */
+static bool hist_snapshot_armed(const struct hist_data *hd)
+{
+	unsigned int i;
+
+	for (i = 0; i < hd->n_actions; i++)
+		if (hd->actions[i]->snap_enabled)
+			return true;
+	return false;
+}
+
 /*
  * Make a histogram's variables known and take the references its plan
  * borrowed while it was compiled: on each histogram whose variables it
@@ -315,7 +327,12 @@ static void hist_publish(struct hist_data *hd)
 			hd->actions[i]->synth->ref++;
 }
 
-/* Undo hist_publish(), for a histogram no hit path uses any more. */
+/*
+ * Undo hist_publish(): drop the references, but leave the plan whole (the
+ * synthetic events of actions, the references and their count), for hits
+ * that found the histogram before its retirement may still be running
+ * it.  hist_data_destroy() frees the histogram without reading them.
+ */
 static void hist_unpublish(struct hist_data *hd)
 {
 	unsigned int i;
@@ -326,25 +343,186 @@ static void hist_unpublish(struct hist_data *hd)
 		struct event_trigger_data *owner = hd->refs[i].hd->trigger;
 
 		hd->refs[i].hd->users--;
-		/* may free the owner if it was removed meanwhile */
+		/* may retire the owner if it was removed meanwhile */
 		owner->cmd_ops->free(owner);
 	}
-	hd->n_refs = 0;
 	/* after the variable references, which count as their users */
 	for (i = 0; i < hd->n_field_var_hists; i++)
 		hist_field_var_hist_put(hd->field_var_hists[i]);
-	hd->n_field_var_hists = 0;
-	for (i = 0; i < hd->n_actions; i++) {
+	for (i = 0; i < hd->n_actions; i++)
 		if (hd->actions[i]->synth)
 			hd->actions[i]->synth->ref--;
-		hd->actions[i]->synth = NULL;
+}
+
+/*
+ * Reclaiming retired triggers
+ * ---------------------------
+ * Retiring a trigger (hist_trigger_free()) takes it, under event_mutex,
+ * off every list a hit could find it on and gives back at once all that
+ * the user can see: its name, variables, clock, the references it held
+ * on other histograms, on synthetic events and on its event.  So the next
+ * command may remove any of those.  What a hit that found the trigger
+ * before may still be reading, the trigger with its filter, and its
+ * hist_data with the map, waits here for tracepoint_synchronize_unregister().
+ *
+ * That wait lasts a grace period or two.  Paid once per trigger, under
+ * event_mutex, it made removing the hist triggers of a few hundred events,
+ * one write each, or an instance that held them, take seconds.  Instead,
+ * retired triggers are queued, and one work item waits once for all of
+ * those queued when it started, then frees them: a trigger queued
+ * during the wait is left for the next run, since hits that found it
+ * may have begun after the wait did.
+ *
+ * Everything the queued memory points at must outlive it, or be left
+ * alone by the hits still in it:
+ * - a histogram whose variables it read, or that carried a field to it:
+ *   that one's reference was dropped once this trigger was off every
+ *   list, so whenever that one is queued, the hits that reach it through
+ *   this trigger began before, and the wait of its batch covers them;
+ * - a synthetic event its actions trace to: synth_event_destroy() waits
+ *   for the queue with hist_reclaim_wait() before it frees the event;
+ * - its trace array: an instance's removal waits for the hits of its
+ *   events before it frees them and the array;
+ * - its event: a hit in flight runs in the code of the event's probe
+ *   (kprobe, uprobe, eprobe, module tracepoint), which waits for, or
+ *   has stopped, its callers before the event goes; the trigger core,
+ *   which walks the event's file in the same hit, relies on that too.
+ *   The hit path never reads the event file, and reclaiming only frees
+ *   memory of our own.
+ *
+ * So what a retired trigger's hits still do is only what they would have
+ * done had they come a little earlier: one may end after the removal
+ * returned, and trace a last synthetic event then, or count in the
+ * histogram a removed sharer shared, or convert a timestamp with the
+ * clock given back meanwhile (Linux 6.19, which batches the frees of
+ * removed triggers too, does the same).  But a
+ * snapshot() action takes its trace array's snapshot, which the next
+ * conditional snapshot may own: retiring a histogram with one still
+ * waits for its hits, as 6.12 did.
+ *
+ * The memory queued is bounded: past HIST_RECLAIM_BYTES_MAX bytes (maps,
+ * their elements' slots and percentile buckets), a retirement waits for
+ * the queue, as a removal did before.
+ *
+ * The queue strings the triggers through their named_list, which names
+ * no list once the trigger is retired; the lock is raw, since nothing
+ * may sleep under it and it is held for a list operation only.  The
+ * work never takes event_mutex, so it may be waited for under it.
+ */
+#define HIST_RECLAIM_BYTES_MAX		SZ_256M
+
+static LIST_HEAD(hist_reclaim_queue);
+static DEFINE_RAW_SPINLOCK(hist_reclaim_lock);
+/* bytes of the triggers queued or being freed; hist_reclaim_lock */
+static size_t hist_reclaim_bytes;
+static void hist_reclaim_run(struct work_struct *work);
+static DECLARE_WORK(hist_reclaim_work, hist_reclaim_run);
+
+/* What the batches did, for KUnit: written by the work item alone. */
+VISIBLE_IF_KUNIT unsigned long hist_reclaim_batches;
+VISIBLE_IF_KUNIT unsigned long hist_reclaimed;
+
+/*
+ * About the bytes freeing @data gives back, the same each time it is
+ * asked: a sharer's histogram is the owner's.
+ */
+static size_t hist_reclaim_bytes_of(struct event_trigger_data *data)
+{
+	struct hist_data *hd = hist_of(data);
+	struct tracing_map_memory mem;
+	size_t elt_data = 0;
+
+	if (data->named_data || !hd->map)
+		return sizeof(*data);
+	tracing_map_memory_usage(hd->map, &mem);
+	/* as hist_elt_alloc() sizes each element's own data */
+	if (hd->needs_comm || hd->n_str_slots || hd->pct_bytes)
+		elt_data = struct_size_t(struct hist_elt_data, slots,
+					 hd->n_str_slots * HIST_SLOT_SIZE +
+					 hd->pct_bytes);
+	return sizeof(*data) + sizeof(*hd) + mem.total +
+	       (elt_data << hd->attrs.map_bits);
+}
+
+/* Free a retired trigger: no hit can be in it any more. */
+static void hist_reclaim_one(struct event_trigger_data *data)
+{
+	/* a sharer's hist_data is the owner's, queued by its own retirement */
+	if (!data->named_data)
+		hist_data_destroy(hist_of(data));
+	free_event_filter(rcu_dereference_protected(data->filter, true));
+	kfree(data->filter_str);
+	kfree(data);
+}
+
+static void hist_reclaim_run(struct work_struct *work)
+{
+	struct event_trigger_data *data, *next;
+	LIST_HEAD(batch);
+
+	raw_spin_lock(&hist_reclaim_lock);
+	list_splice_init(&hist_reclaim_queue, &batch);
+	raw_spin_unlock(&hist_reclaim_lock);
+	if (list_empty(&batch))
+		return;
+	WRITE_ONCE(hist_reclaim_batches, hist_reclaim_batches + 1);
+	/* every trigger of the batch was off its lists before it was queued */
+	tracepoint_synchronize_unregister();
+	list_for_each_entry_safe(data, next, &batch, named_list) {
+		size_t bytes = hist_reclaim_bytes_of(data);
+
+		hist_reclaim_one(data);
+		raw_spin_lock(&hist_reclaim_lock);
+		hist_reclaim_bytes -= bytes;
+		raw_spin_unlock(&hist_reclaim_lock);
+		WRITE_ONCE(hist_reclaimed, hist_reclaimed + 1);
 	}
 }
 
 /*
- * Drop a reference; the last one retires the histogram: everything goes
- * now, what the user can see (variables, actions, the clock) and the
- * memory, map and percentile buckets included.  A sharer of a named
+ * Queue @data, retired, for freeing after the hits still in it.  Returns
+ * true when the queue holds more than HIST_RECLAIM_BYTES_MAX bytes.
+ */
+VISIBLE_IF_KUNIT bool hist_reclaim_queue_add(struct event_trigger_data *data)
+{
+	size_t bytes = hist_reclaim_bytes_of(data);
+	bool over;
+
+	raw_spin_lock(&hist_reclaim_lock);
+	list_add_tail(&data->named_list, &hist_reclaim_queue);
+	hist_reclaim_bytes += bytes;
+	over = hist_reclaim_bytes > HIST_RECLAIM_BYTES_MAX;
+	raw_spin_unlock(&hist_reclaim_lock);
+	queue_work(system_unbound_wq, &hist_reclaim_work);
+	return over;
+}
+
+/* Queue @data; wait for the queue if it holds too much. */
+static void hist_reclaim_queue_retired(struct event_trigger_data *data)
+{
+	if (hist_reclaim_queue_add(data))
+		hist_reclaim_wait();
+}
+
+/**
+ * hist_reclaim_wait - wait until the triggers retired so far are freed
+ *
+ * For what their hits may still use and that is about to be freed
+ * without a wait of its own: a synthetic event their actions traced to.
+ *
+ * Context: process; sleeps for a grace period or two if any trigger is
+ * queued.  event_mutex may be held: reclaiming never takes it.
+ */
+void hist_reclaim_wait(void)
+{
+	flush_work(&hist_reclaim_work);
+}
+
+/*
+ * Drop a reference; the last one retires the histogram: what the user
+ * can see (variables, actions, the clock, the event) goes now, and the
+ * memory, map and percentile buckets included, once no hit can be in it
+ * (see "Reclaiming retired triggers" above).  A sharer of a named
  * histogram holds a reference on the owner, so the owner's hist_data
  * outlives every sharer.  Readers of the hist file hold nothing here:
  * a snapshot only names the histogram (hist_data.serial), and its next
@@ -354,7 +532,6 @@ static void hist_trigger_free(struct event_trigger_data *data)
 {
 	struct event_trigger_data *owner = data->named_data;
 	struct hist_data *hd = hist_of(data);
-	struct hist_sharer_pin *pin = NULL;
 	struct trace_event_call *call;
 
 	lockdep_assert_held(&event_mutex);
@@ -363,23 +540,20 @@ static void hist_trigger_free(struct event_trigger_data *data)
 	if (--data->ref)
 		return;
 
-	if (owner)
-		pin = hist_sharer_unpin(hd, data);
 	if (data->name)
 		del_named_trigger(data);
-	/* an instance's removal takes it off its event, not off this list */
-	if (!owner)
-		hist_reader_unlink(hd);
-	/* waits for hit paths still using the trigger */
-	trigger_data_free(data);
 	if (owner) {
-		/* no hit is left in the event's module: it may go now */
-		hist_sharer_pin_put(pin);
+		hist_sharer_pin_put(hist_sharer_unpin(hd, data));
+		hist_reclaim_queue_retired(data);
 		hist_trigger_free(owner);
 		return;
 	}
+	/* an instance's removal takes it off its event, not off this list */
+	hist_reader_unlink(hd);
 	if (hd->uses_timestamp)
 		hist_clock_put(hd->tr);
+	if (hist_snapshot_armed(hd))
+		tracepoint_synchronize_unregister();
 	hist_actions_detach(hd);
 	hist_unpublish(hd);
 	/* every sharer gave its pin back when it went */
@@ -387,9 +561,8 @@ static void hist_trigger_free(struct event_trigger_data *data)
 	if (hd->event_held)
 		trace_event_trigger_enable_disable(hd->event_file, 0);
 	call = hd->event_file->event_call;
-	/* no hit is left in it, nor in a histogram reading its variables */
-	hist_data_destroy(hd);
 	trace_event_put_ref(call);
+	hist_reclaim_queue_retired(data);
 }
 
 /* The trigger on @file that a command with @hd and @filter names. */

@@ -485,10 +485,13 @@ static int synth_event_destroy(struct synth_event *se)
 {
 	int ret;
 
-	if (synth_event_busy(se))
+	if (synth_event_busy(se)) {
 		ret = -EBUSY;
-	else
+	} else {
+		/* triggers that traced to it may still be doing so */
+		hist_reclaim_wait();
 		ret = trace_remove_event_call(&se->call);
+	}
 	if (ret == -EBUSY)
 		synth_log_err(se->name, SYNTH_ERR_EVENT_BUSY, 0);
 	if (ret)

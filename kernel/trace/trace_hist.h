@@ -57,13 +57,15 @@
  *   ->ref: one for being on the event's list, one held by each sharer
  *   of its named histogram, by each histogram reading its variables, by
  *   each one using it as a field-variable histogram, and by the command
- *   that made it as one, until that command ends.  The last one
- *   retires the histogram, once the trigger is off the list and
- *   tracepoint_synchronize_unregister() has returned, so that no hit
- *   can still be running in it (a histogram reading its variables
- *   waited the same way before it dropped its reference): it gives back
- *   what the user can see (variables, actions, the clock) and frees the
- *   histogram whole, its map and percentile buckets included.
+ *   that made it as one, until that command ends.  The last one,
+ *   dropped once the trigger is off the list, retires the histogram:
+ *   it gives back at once what the user can see (name, variables,
+ *   actions, the clock, the event) and queues the trigger, whose
+ *   hist_data goes with it, map and percentile buckets included.  A work
+ *   item frees what was queued after one
+ *   tracepoint_synchronize_unregister() for the whole batch, so that
+ *   no hit can still be running in it ("Reclaiming retired triggers" in
+ *   trace_events_hist.c).
  * - An open hist file holds nothing of a histogram but what its own
  *   sorted snapshot took: the entries' addresses and the words copied
  *   of them.  It names the histogram by its trigger, its address and
@@ -1395,6 +1397,9 @@ void hist_clear_finish(struct event_trigger_data *data);
 bool hist_enable_count(struct event_trigger_data *data,
 		       struct trace_buffer *buffer, void *rec,
 		       struct ring_buffer_event *rbe);
+bool hist_reclaim_queue_add(struct event_trigger_data *data);
+extern unsigned long hist_reclaim_batches;
+extern unsigned long hist_reclaimed;
 #endif
 
 #endif /* __TRACE_HIST_H */

@@ -727,7 +727,7 @@ int hist_actions_resolve(const struct hist_parse_ctx *ctx,
  * hist_actions_free - free the actions
  * @hd: a histogram no hit path uses any more
  *
- * Context: event_mutex held.
+ * Context: event_mutex held, or the reclaim work's (trace_events_hist.c).
  */
 void hist_actions_free(struct hist_data *hd)
 {

@@ -2237,6 +2237,92 @@ static void hist_test_same_hit_order(struct kunit *test)
 	hist_test_untrigger(def);
 }
 
+/* Wait, up to two seconds, for the reclaim work to take a batch. */
+static bool hist_test_batch_taken(unsigned long batches)
+{
+	unsigned int ms;
+
+	for (ms = 0; ms < 2000; ms++) {
+		if (READ_ONCE(hist_reclaim_batches) != batches)
+			return true;
+		mdelay(1);
+	}
+	return false;
+}
+
+/*
+ * Retired triggers are freed only once no hit can be in them: three
+ * queued while this CPU is inside a hit (preemption off, as on the hit
+ * path) stay whole while the reclaim work waits on the other CPU, and
+ * a hit may still use them; once the hit ends they are freed, in fewer
+ * batches than triggers.
+ */
+static void hist_test_reclaim_waits(struct kunit *test)
+{
+	struct hist_test_env *env = test->priv;
+	struct event_trigger_data *data[3];
+	unsigned long batches, reclaimed, freed_early;
+	struct hist_data *hd[3];
+	u64 hits[2];
+	bool taken;
+	int i, made;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "the reclaim work needs another CPU to wait on");
+	for (made = 0; made < ARRAY_SIZE(data); made++) {
+		/* freed by the reclaim work, as the trigger core's are */
+		data[made] = kzalloc(sizeof(*data[made]), GFP_KERNEL);
+		if (!data[made])
+			break;
+		hd[made] = hist_test_trigger(test, data[made], "keys=a", false);
+		if (IS_ERR(hd[made])) {
+			kfree(data[made]);
+			break;
+		}
+	}
+	if (made < ARRAY_SIZE(data)) {
+		KUNIT_FAIL(test, "could not make trigger %d", made);
+		goto out_free;
+	}
+	/* nothing of an earlier test in the queue */
+	hist_reclaim_wait();
+	batches = READ_ONCE(hist_reclaim_batches);
+	reclaimed = READ_ONCE(hist_reclaimed);
+
+	/* no KUNIT_EXPECT in here: a failure's report may sleep */
+	preempt_disable();
+	hist_hit(data[0], NULL, &env->rec, NULL);
+	for (i = 0; i < ARRAY_SIZE(data); i++)
+		hist_reclaim_queue_add(data[i]);
+	taken = hist_test_batch_taken(batches);
+	/* the work now waits for this CPU: give it time to go wrong */
+	mdelay(50);
+	freed_early = READ_ONCE(hist_reclaimed) - reclaimed;
+	for (i = 0; i < ARRAY_SIZE(data); i++)
+		hist_hit(data[i], NULL, &env->rec, NULL);
+	hits[0] = hist_test_hits(hd[0]);
+	hits[1] = hist_test_hits(hd[2]);
+	preempt_enable();
+
+	KUNIT_EXPECT_TRUE(test, taken);
+	KUNIT_EXPECT_EQ(test, freed_early, 0);
+	KUNIT_EXPECT_EQ(test, hits[0], 2);
+	KUNIT_EXPECT_EQ(test, hits[1], 1);
+	hist_reclaim_wait();
+	KUNIT_EXPECT_EQ(test, READ_ONCE(hist_reclaimed),
+			reclaimed + ARRAY_SIZE(data));
+	KUNIT_EXPECT_LE(test, READ_ONCE(hist_reclaim_batches), batches + 2);
+	return;
+
+out_free:
+	mutex_lock(&event_mutex);
+	for (i = 0; i < made; i++) {
+		hist_data_destroy(hd[i]);
+		kfree(data[i]);
+	}
+	mutex_unlock(&event_mutex);
+}
+
 /*
  * What a trigger keyed by variables may not do, each refused with
  * -EINVAL: a variable no trigger on the event sets, variables of two
@@ -2337,6 +2423,7 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_clear_vs_enable),
 	KUNIT_CASE(hist_test_same_hit_order),
 	KUNIT_CASE(hist_test_same_hit_refused),
+	KUNIT_CASE_SLOW(hist_test_reclaim_waits),
 	KUNIT_CASE(hist_test_enable_count_ends),
 	KUNIT_CASE_SLOW(hist_test_enable_count),
 	KUNIT_CASE_SLOW(hist_test_agg_concurrent),

@@ -1269,8 +1269,9 @@ int hist_data_make_map(const struct hist_parse_ctx *ctx, struct hist_data *hd)
  * @hd: histogram no longer reachable from any hit path, its variables
  *	unpublished if they were published (trace_events_hist.c)
  *
- * Context: process, event_mutex held; the caller has waited for hit
- * paths to finish.
+ * Context: process.  Either event_mutex is held, or @hd is retired and
+ * the reclaim work frees it (trace_events_hist.c); either way no hit
+ * path can be in it any more.
  */
 void hist_data_destroy(struct hist_data *hd)
 {

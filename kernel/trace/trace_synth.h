@@ -10,9 +10,10 @@
  * tracefs files, which refuse while @ref is not zero or the event is in
  * use in a trace instance.  A user that generates an event from an
  * event handler (a hist trigger's trace() action) takes @ref under
- * event_mutex before it can fire, and before dropping it waits with
- * tracepoint_synchronize_unregister() for handlers that may still be
- * calling synth_event_emit().
+ * event_mutex before it can fire, and drops it as soon as the trigger
+ * is retired, while handlers may still be calling synth_event_emit():
+ * removal waits for them with hist_reclaim_wait() before it frees the
+ * event.
  *
  * The values of a record are passed as u64s, one per field in field
  * order: a number's value; for a string, its address; for a stack, the
@@ -132,6 +133,13 @@ unsigned int synth_record_measure(const struct synth_event *se,
 void synth_record_fill(const struct synth_event *se,
 		       struct synth_trace_event *rec, const u64 *vals,
 		       const u16 *lens);
+#endif
+
+/* Wait for retired hist triggers to be freed (trace_events_hist.c). */
+#ifdef CONFIG_HIST_TRIGGERS
+void hist_reclaim_wait(void);
+#else
+static inline void hist_reclaim_wait(void) { }
 #endif
 
 #endif /* __TRACE_SYNTH_H */
