@@ -64,6 +64,16 @@
 #                REPS times by hist-bigread as cat would (128 KiB reads):
 #                "bench-hist: hist-read - MIN MAX ENTRIES BYTES", MIN and
 #                MAX the ns of one whole read
+# and the time it takes to remove hist triggers (wall clock in the guest:
+# removal mostly waits, for the hits in flight to end):
+#   rm-each      hist:keys=common_pid on each of 200 syscall events, then
+#                removed with "echo > trigger" on each, as a script does:
+#                "bench-hist: rm-each - MIN MAX EVENTS -", MIN and MAX the
+#                ns of the whole loop of removals
+#   rm-rmdir     the same 200 triggers in an instance, removed with its
+#                rmdir: "bench-hist: rm-rmdir - MIN MAX EVENTS EMPTY",
+#                EMPTY the least ns of the rmdir of the same instance
+#                without triggers
 # and, where bpftrace is installed and the kernel runs its programs (the
 # bench kernels: BPF and no BTF, so bpftrace reads the kernel's headers
 # from KSRC and KBUILD), the same answers from bpftrace, measured
@@ -272,6 +282,66 @@ measure_read() {
 	}'
 }
 
+# measure_removal: see rm-each and rm-rmdir above
+measure_removal() {
+	trig='hist:keys=common_pid'
+	evs=$(ls -d events/syscalls/sys_enter_* | head -n 200)
+	n=$(echo "$evs" | wc -l)
+	each="" rmdirs="" empty=""
+	i=0
+	while [ $i -lt "$reps" ]; do
+		for e in $evs; do
+			if ! echo "$trig" >"$e/trigger"; then
+				echo "bench-hist: rm-each failed: refused on $e"
+				return
+			fi
+		done
+		t0=$(date +%s%N)
+		# the newline is refused (no command), after the open removed all
+		for e in $evs; do echo >"$e/trigger" 2>/dev/null; done
+		t1=$(date +%s%N)
+		each="$each $((t1 - t0))"
+		mkdir instances/bench_rm
+		t0=$(date +%s%N)
+		rmdir instances/bench_rm
+		t1=$(date +%s%N)
+		empty="$empty $((t1 - t0))"
+		mkdir instances/bench_rm
+		for e in $evs; do
+			if ! echo "$trig" >"instances/bench_rm/$e/trigger"; then
+				echo "bench-hist: rm-rmdir failed: refused on $e"
+				rmdir instances/bench_rm
+				return
+			fi
+		done
+		t0=$(date +%s%N)
+		rmdir instances/bench_rm
+		t1=$(date +%s%N)
+		rmdirs="$rmdirs $((t1 - t0))"
+		i=$((i + 1))
+	done
+	if grep -q '^hist' $(echo "$evs" | sed 's|$|/trigger|'); then
+		echo "bench-hist: rm-each failed: triggers were left in place"
+		return
+	fi
+	for id in rm-each rm-rmdir; do
+		case $id in
+		rm-each) v=$each x=- ;;
+		*) v=$rmdirs x=$(echo $empty | tr ' ' '\n' | sort -n | head -n 1) ;;
+		esac
+		echo "$v" | awk -v id=$id -v n="$n" -v x="$x" '{
+			min = max = $1
+			for (i = 2; i <= NF; i++) {
+				if ($i < min)
+					min = $i
+				if ($i > max)
+					max = $i
+			}
+			printf "bench-hist: %s - %.0f %.0f %d %s\n", id, min, max, n, x
+		}'
+	done
+}
+
 measure none - $SYS "" 200000
 # the sysctl is there when the kernel has the bpf() system call
 if command -v bpftrace >/dev/null &&
@@ -314,6 +384,8 @@ if echo 'hist:keys=common_pid:vals=__syscall_nr.max:pause' >$SYS/trigger 2>/dev/
 else
 	echo "bench-hist: aggregations: none"
 fi
+
+measure_removal
 
 # shellcheck disable=SC2016 # $comm is the kprobe's, not the shell's
 if ! echo 'p:hist_bench/getppid __x64_sys_getppid comm=$comm' >>kprobe_events; then
