@@ -71,6 +71,30 @@ static void hist_print_stack(struct seq_file *m, const unsigned long *stack)
 		seq_printf(m, "%9c%pS\n", ' ', (void *)stack[i]);
 }
 
+/*
+ * A stack kept in an element slot (hist_slot_store()): its entry count,
+ * then the entries, one frame a line after the field's name, up to the
+ * first empty entry as for a key.  A hit may be rewriting the slot, so
+ * the count read is bounded, and the frames may mix two hits' stacks
+ * (%pS only looks the values up).  NULL is the slot of an element whose
+ * save() has not run.
+ */
+static void hist_print_slot_stack(struct seq_file *m,
+				  const unsigned long *slot)
+{
+	unsigned long i, n, ip;
+
+	if (!slot)
+		return;
+	n = min_t(unsigned long, READ_ONCE(slot[0]), HIST_STACKTRACE_DEPTH);
+	for (i = 0; i < n; i++) {
+		ip = READ_ONCE(slot[1 + i]);
+		if (!ip)
+			break;
+		seq_printf(m, "\n%9c%pS", ' ', (void *)ip);
+	}
+}
+
 /**
  * hist_print_key - print a key as the hist file shows it, "{ pid: 1 }"
  * @m: where to print
@@ -213,6 +237,7 @@ static void hist_actions_print_elt(struct seq_file *m,
 
 	for (i = 0; i < hd->n_actions; i++) {
 		const struct hist_action *act = hd->actions[i];
+		bool after_stack = false;
 
 		if (act->handler == HIST_ONMATCH ||
 		    act->kind == HIST_ACT_SNAPSHOT)
@@ -221,16 +246,26 @@ static void hist_actions_print_elt(struct seq_file *m,
 			   act->handler == HIST_ONMAX ? "max" : "changed",
 			   tracing_map_read_var(elt, act->track_var));
 		for (j = 0; save && j < save->n_params; j++) {
+			const char *name = save->save_name[j];
+
+			/* the fields after a stack's frames go on a line */
+			if (after_stack)
+				seq_puts(m, "\n\t");
+			after_stack = false;
 			val = tracing_map_read_var(elt, save->save_var[j]);
-			/* bounded: a hit may be rewriting the slot */
-			if (save->save_slot[j] >= 0)
-				seq_printf(m, "  %s: %-32.*s",
-					   save->save_name[j],
+			if (save->save_slot[j] < 0) {
+				seq_printf(m, "  %s: %10llu", name, val);
+			} else if (save->params[j].flags &
+				   HIST_FIELD_FL_STACKTRACE) {
+				seq_printf(m, "  %s:", name);
+				hist_print_slot_stack(m, (void *)(uintptr_t)val);
+				after_stack = true;
+			} else {
+				/* bounded: a hit may be rewriting the slot */
+				seq_printf(m, "  %s: %-32.*s", name,
 					   HIST_SLOT_SIZE - 1,
 					   (char *)(uintptr_t)val);
-			else
-				seq_printf(m, "  %s: %10llu",
-					   save->save_name[j], val);
+			}
 		}
 	}
 }
