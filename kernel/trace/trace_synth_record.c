@@ -629,8 +629,10 @@ static u64 synth_get_number(const void *src, const struct synth_field *field)
  * Print one field of the record @rec of @size bytes.  The data_loc words
  * are checked against @size: a record may outlive its event's definition
  * in a buffer that was not cleared, and must not be read past its end.
+ * Return true if the field ended its line, as a stack's frames do: the
+ * next field then starts the line, as on upstream.
  */
-static void synth_print_field(struct trace_seq *s, const void *rec,
+static bool synth_print_field(struct trace_seq *s, const void *rec,
 			      unsigned int size, const struct synth_field *field)
 {
 	static const struct trace_print_flags gfp_names[] = {
@@ -653,11 +655,11 @@ static void synth_print_field(struct trace_seq *s, const void *rec,
 		} else {
 			trace_seq_printf(s, "%s=%llu", field->name, val);
 		}
-		return;
+		return false;
 	case SYNTH_FIELD_STRING:
 		trace_seq_printf(s, "%s=%.*s", field->name, field->size,
 				 (const char *)src);
-		return;
+		return false;
 	default:
 		break;
 	}
@@ -666,17 +668,18 @@ static void synth_print_field(struct trace_seq *s, const void *rec,
 	len = *(const u32 *)src >> 16;
 	if (off + len > size) {
 		trace_seq_printf(s, "%s=(bad data_loc)", field->name);
-		return;
+		return false;
 	}
 	if (field->kind == SYNTH_FIELD_DYN_STRING) {
 		trace_seq_printf(s, "%s=%.*s", field->name, len,
 				 (const char *)rec + off);
-		return;
+		return false;
 	}
 	stack = rec + off;
 	trace_seq_printf(s, "%s=STACK:\n", field->name);
 	for (i = 1; i < len / sizeof(long); i++)
 		trace_seq_printf(s, "=> %pS\n", (void *)stack[i]);
+	return true;
 }
 
 static enum print_line_t synth_event_print(struct trace_iterator *iter,
@@ -686,6 +689,7 @@ static enum print_line_t synth_event_print(struct trace_iterator *iter,
 					      call.event);
 	bool verbose = iter->tr && (iter->tr->trace_flags & TRACE_ITER_VERBOSE);
 	struct trace_seq *s = &iter->seq;
+	bool line_ended = false;
 	unsigned int i;
 
 	trace_seq_printf(s, "%s: ", se->name);
@@ -694,11 +698,13 @@ static enum print_line_t synth_event_print(struct trace_iterator *iter,
 		return trace_handle_return(s);
 	}
 	for (i = 0; i < se->n_fields && !trace_seq_has_overflowed(s); i++) {
-		if (i)
+		/* a stack's frames end their lines: no space after one */
+		if (i && !line_ended)
 			trace_seq_putc(s, ' ');
 		if (verbose)
 			trace_seq_printf(s, "%s ", se->fields[i].fmt);
-		synth_print_field(s, iter->ent, iter->ent_size, &se->fields[i]);
+		line_ended = synth_print_field(s, iter->ent, iter->ent_size,
+					       &se->fields[i]);
 	}
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
