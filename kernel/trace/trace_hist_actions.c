@@ -495,6 +495,33 @@ static int hist_track_var(const struct hist_parse_ctx *ctx,
 	return 0;
 }
 
+/* @params with each parameter trimmed, joined by bare commas. */
+static char *hist_params_text(const char *params)
+{
+	char *text = kmalloc(strlen(params) + 1, GFP_KERNEL);
+	const char *p = params, *comma;
+	char *out = text;
+	size_t len;
+
+	if (!text)
+		return NULL;
+	for (;;) {
+		comma = strchrnul(p, ',');
+		p = skip_spaces(p);
+		len = comma > p ? comma - p : 0;
+		while (len && isspace(p[len - 1]))
+			len--;
+		memcpy(out, p, len);
+		out += len;
+		if (!*comma)
+			break;
+		*out++ = ',';
+		p = comma + 1;
+	}
+	*out = '\0';
+	return text;
+}
+
 /*
  * The text of "handler(arg).name(params)" as written, with what it is
  * made of: @def starts at the handler's '(' and is split in place.  The
@@ -534,13 +561,17 @@ static int hist_split_action_text(const struct hist_parse_ctx *ctx,
 		return -EINVAL;
 	}
 	*end = '\0';
-	/* the canonical text is the arguments as written, trimmed */
+	/*
+	 * The canonical text is the argument as written, trimmed, and the
+	 * parameters each trimmed and joined by bare commas, as upstream
+	 * shows them.
+	 */
 	act->arg = kstrdup(strim(arg), GFP_KERNEL);
-	ptext = kstrdup(*params, GFP_KERNEL);
+	ptext = hist_params_text(*params);
 	if (act->arg && ptext)
 		act->text = kasprintf(GFP_KERNEL, ":%s(%s).%s(%s)",
 				      hist_handler_names[act->handler],
-				      act->arg, *name, strim(ptext));
+				      act->arg, *name, ptext);
 	kfree(ptext);
 	return act->text ? 0 : -ENOMEM;
 }
