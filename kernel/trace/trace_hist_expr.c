@@ -682,8 +682,22 @@ static int hist_parse_neg(const struct hist_parse_ctx *ctx,
 	if (!a)
 		return ret;
 	out->operands[0] = a;
-	if (a->fetch == HIST_FETCH_CONST)
-		return hist_make_constant(out, -a->constant);
+	if (a->fetch == HIST_FETCH_CONST) {
+		/* folded, but shown as upstream shows it, "-(6)" */
+		char *text = kasprintf(GFP_KERNEL, "-(%s)", a->spec);
+
+		if (!text)
+			return -ENOMEM;
+		ret = hist_make_constant(out, -a->constant);
+		if (ret) {
+			kfree(text);
+			return ret;
+		}
+		kfree(out->spec);
+		out->spec = text;
+		out->name = text;
+		return 0;
+	}
 	out->fetch = HIST_FETCH_EXPR;
 	out->op = HIST_OP_NEG;
 	out->flags |= HIST_FIELD_FL_EXPR | (a->flags & (HIST_FIELD_FL_TIMESTAMP |

@@ -467,12 +467,16 @@ static void hist_test_expr_values(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hist_test_value(env), (u64)-7);
 }
 
-/* Expressions of constants become one constant. */
+/*
+ * Expressions of constants become one constant, shown as its value; a
+ * negated one keeps upstream's text.
+ */
 static void hist_test_expr_fold(struct kunit *test)
 {
 	static const struct {
 		const char	*expr;
 		u64		want;
+		const char	*spec;
 	} cases[] = {
 		{ "16-8-4-2", 2 },
 		{ "64/8/4/2", 1 },
@@ -481,9 +485,9 @@ static void hist_test_expr_fold(struct kunit *test)
 		{ "1+2+3+4", 10 },
 		{ "10/3", 3 },
 		{ "2-5", (u64)-3 },
-		{ "-(5)", (u64)-5 },
-		{ "-(2*3)", (u64)-6 },
-		{ "-(0)", 0 },
+		{ "-(5)", (u64)-5, "-(5)" },
+		{ "-(2*3)", (u64)-6, "-(6)" },
+		{ "-(0)", 0, "-(0)" },
 		{ "0x10+1", 17 },
 		{ "7", 7 },
 		{ "18446744073709551615+2", 1 },
@@ -508,7 +512,10 @@ static void hist_test_expr_fold(struct kunit *test)
 				    expr);
 		KUNIT_EXPECT_EQ_MSG(test, hist_test_value(env), cases[i].want,
 				    "%s", expr);
-		snprintf(spec, sizeof(spec), "%llu", cases[i].want);
+		if (cases[i].spec)
+			strscpy(spec, cases[i].spec);
+		else
+			snprintf(spec, sizeof(spec), "%llu", cases[i].want);
 		KUNIT_EXPECT_STREQ_MSG(test, hf->spec, spec, "%s", expr);
 	}
 }
