@@ -288,7 +288,9 @@ static int hist_resolve_field(const struct hist_parse_ctx *ctx,
 	if (p) {
 		hf->flags |= p->flags;
 		hf->fetch = p->fetch;
-		hf->name = p->name;
+		/* rows name the generic "cpu" or "CPU" as written, as upstream */
+		hf->name = p->fetch == HIST_FETCH_CPU && field ? field->name :
+			   p->name;
 		hf->type = p->type;
 		hf->size = p->size;
 		if (hf->flags & HIST_FIELD_FL_STRING)
@@ -357,29 +359,34 @@ bad:
 	return -EINVAL;
 }
 
-/* The field as the trigger file shows it: name, modifier, bucket size. */
+/*
+ * The field as the trigger file shows it: name, modifier, bucket size.
+ * The cpu is "common_cpu" there, however it was written.
+ */
 static int hist_field_make_spec(struct hist_field *hf)
 {
 	const char *mod = hist_modifier_name(hf->flags & HIST_MODIFIER_FLAGS);
+	const char *name = hf->fetch == HIST_FETCH_CPU ? "common_cpu" :
+			   hf->name;
 
 	/*
 	 * A key of a stack field is shown as one, as it may be given; a
 	 * variable of it is the plain name, the only way one parses.
 	 */
 	if (hf->fetch == HIST_FETCH_STACK_FIELD)
-		hf->spec = kasprintf(GFP_KERNEL, "%s%s", hf->name,
+		hf->spec = kasprintf(GFP_KERNEL, "%s%s", name,
 				     hf->flags & HIST_FIELD_FL_KEY ?
 				     ".stacktrace" : "");
 	else if (hf->flags & HIST_FIELD_FL_BUCKET)
-		hf->spec = kasprintf(GFP_KERNEL, "%s.buckets=%llu", hf->name,
+		hf->spec = kasprintf(GFP_KERNEL, "%s.buckets=%llu", name,
 				     hf->buckets);
 	else if (hf->flags & HIST_FIELD_FL_LOGLIN)
-		hf->spec = kasprintf(GFP_KERNEL, "%s.loglin=%lu", hf->name,
+		hf->spec = kasprintf(GFP_KERNEL, "%s.loglin=%lu", name,
 				     BIT(hf->loglin_shift));
 	else if (mod && !(hf->flags & HIST_FIELD_FL_STACKTRACE))
-		hf->spec = kasprintf(GFP_KERNEL, "%s.%s", hf->name, mod);
+		hf->spec = kasprintf(GFP_KERNEL, "%s.%s", name, mod);
 	else
-		hf->spec = kstrdup(hf->name, GFP_KERNEL);
+		hf->spec = kstrdup(name, GFP_KERNEL);
 	return hf->spec ? 0 : -ENOMEM;
 }
 
