@@ -475,25 +475,19 @@ static int hist_parse_key(const struct hist_parse_ctx *ctx,
 
 	if (hd->same_hit && hist_key_is_var_ref(hd, tok))
 		return hist_parse_ref_field(ctx, hd, hf, tok, true);
-	if (*tok == '$' ||
-	    (!strpbrk(tok, ".") && !trace_find_event_field(file->event_call,
-							   tok) &&
-	     !str_has_prefix(tok, "common_") && strcmp(tok, "stacktrace") &&
-	     strcmp(tok, "hitcount"))) {
-		copy = hist_var_key_text(hd, tok + (*tok == '$'));
-		if (!copy && *tok == '$') {
+	/*
+	 * "$name" of a variable of this trigger keys by the variable's
+	 * field, which the trigger file then shows, as upstream does.
+	 */
+	if (*tok == '$') {
+		copy = hist_var_key_text(hd, tok + 1);
+		if (!copy) {
 			hist_err(ctx, HIST_ERR_INVALID_REF_KEY, tok);
 			return -EINVAL;
 		}
-		if (copy) {
-			ret = hist_parse_field(ctx, file, hd, hf, copy, true);
-			kfree(copy);
-			if (ret)
-				return ret;
-			kfree(hf->spec);
-			hf->spec = kstrdup(tok, GFP_KERNEL);
-			return hf->spec ? 0 : -ENOMEM;
-		}
+		ret = hist_parse_field(ctx, file, hd, hf, copy, true);
+		kfree(copy);
+		return ret;
 	}
 	return hist_parse_field(ctx, file, hd, hf, tok, true);
 }
