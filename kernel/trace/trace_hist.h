@@ -395,6 +395,7 @@ extern const char * const hist_handler_names[HIST_HANDLERS];
  *	as written without the spaces around it (a copy of each)
  * @snap_val: snapshot: the value that triggered the last snapshot
  * @snap_key: snapshot: the key of that hit
+ * @snap_comm: snapshot: the comm of that hit's entry, for a .execname key
  * @snap_taken: snapshot: a snapshot was taken
  * @snap_enabled: snapshot: our conditional snapshot is registered
  */
@@ -416,6 +417,7 @@ struct hist_action {
 	char			**save_name;
 	u64			snap_val;
 	void			*snap_key;
+	char			snap_comm[TASK_COMM_LEN];
 	bool			snap_taken;
 	bool			snap_enabled;
 };
@@ -779,7 +781,7 @@ void hist_reader_unlink(struct hist_data *hd);
 
 /* 6 output: trace_hist_show.c */
 void hist_print_key(struct seq_file *m, const struct hist_data *hd,
-		    const void *key, const struct tracing_map_elt *elt);
+		    const void *key, const char *comm);
 int hist_print_trigger(struct seq_file *m, struct event_trigger_data *data);
 
 /* Errors; those upstream logs too are worded as upstream's are. */

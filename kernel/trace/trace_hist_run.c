@@ -23,9 +23,10 @@
 
 /* What the snapshot update callback needs from the hit. */
 struct hist_snap_cond {
-	struct hist_action	*act;
-	u64			val;
-	const void		*key;
+	struct hist_action		*act;
+	u64				val;
+	const void			*key;
+	const struct tracing_map_elt	*elt;
 };
 
 /*
@@ -822,21 +823,25 @@ bool hist_snapshot_update(struct trace_array *tr, void *data)
 {
 	struct hist_snap_cond *cond = data;
 	struct hist_action *act = cond->act;
+	const struct hist_elt_data *ed = cond->elt->private_data;
 
 	if (act->handler == HIST_ONMAX && act->snap_taken &&
 	    cond->val <= act->snap_val)
 		return false;
 	act->snap_val = cond->val;
 	memcpy(act->snap_key, cond->key, act->hd->key_size);
+	if (ed)
+		memcpy(act->snap_comm, ed->comm, TASK_COMM_LEN);
 	act->snap_taken = true;
 	return true;
 }
 
 /* Out of line: its condition would be cleared on every action's stack. */
 static noinline void hist_snapshot(struct hist_data *hd, struct hist_action *act,
-				   u64 val, const void *key)
+				   u64 val, const void *key,
+				   const struct tracing_map_elt *elt)
 {
-	struct hist_snap_cond cond = { act, val, key };
+	struct hist_snap_cond cond = { act, val, key, elt };
 
 	tracing_snapshot_cond(hd->tr, &cond);
 }
@@ -875,7 +880,7 @@ void hist_actions_run(struct hist_data *hd, struct tracing_map_elt *elt,
 			hist_save(hd, act, elt, hit);
 			break;
 		case HIST_ACT_SNAPSHOT:
-			hist_snapshot(hd, act, val, key);
+			hist_snapshot(hd, act, val, key, elt);
 			break;
 		}
 	}

@@ -100,10 +100,10 @@ static void hist_print_slot_stack(struct seq_file *m,
  * @m: where to print
  * @hd: the histogram
  * @key: the key bytes
- * @elt: the entry, for .execname; may be NULL
+ * @comm: the comm of the entry's task, for .execname
  */
 void hist_print_key(struct seq_file *m, const struct hist_data *hd,
-		    const void *key, const struct tracing_map_elt *elt)
+		    const void *key, const char *comm)
 {
 	bool multiline = false;
 	unsigned int i;
@@ -136,11 +136,9 @@ void hist_print_key(struct seq_file *m, const struct hist_data *hd,
 			seq_printf(m, "%s: [%llx] %-55pS", name, val,
 				   (void *)(uintptr_t)val);
 		} else if (f & HIST_FIELD_FL_EXECNAME) {
-			const struct hist_elt_data *ed = elt ?
-							 elt->private_data : NULL;
-
-			seq_printf(m, "%s: %-16s[%10llu]", name,
-				   ed ? ed->comm : "", val);
+			/* bounded: a snapshot may be rewriting its copy */
+			seq_printf(m, "%s: %-16.*s[%10llu]", name,
+				   TASK_COMM_LEN - 1, comm, val);
 		} else if (f & HIST_FIELD_FL_SYSCALL) {
 			const char *sc = get_syscall_name(val);
 
@@ -290,7 +288,7 @@ static void hist_actions_print_snapshot(struct seq_file *m,
 			   hist_handler_names[act->handler], act->arg,
 			   act->snap_val);
 		seq_puts(m, "\ttriggered by event with key: ");
-		hist_print_key(m, hd, act->snap_key, NULL);
+		hist_print_key(m, hd, act->snap_key, act->snap_comm);
 		seq_puts(m, "\n");
 	}
 }
@@ -569,6 +567,7 @@ static int hist_seq_show(struct seq_file *m, void *v)
 	struct event_trigger_data *data = view->data;
 	struct hist_data *hd = view->hd;
 	struct tracing_map_elt *elt;
+	const struct hist_elt_data *ed;
 	const u64 *vals;
 	unsigned int i;
 
@@ -586,8 +585,9 @@ static int hist_seq_show(struct seq_file *m, void *v)
 	}
 
 	elt = view->entries[idx - 1];
+	ed = elt->private_data;
 	vals = view->vals + (size_t)(idx - 1) * hd->n_vals;
-	hist_print_key(m, hd, tracing_map_elt_key(elt), elt);
+	hist_print_key(m, hd, tracing_map_elt_key(elt), ed ? ed->comm : "");
 	if (!hd->attrs.no_hitcount)
 		seq_printf(m, " hitcount: %10llu", vals[0]);
 	for (i = 1; i < hd->n_vals; i++) {
