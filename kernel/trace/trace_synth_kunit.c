@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/trace_events.h>
 
+#include "trace.h"
 #include "trace_synth.h"
 
 /* Every test's events start with this, so a failed test leaves no trace. */
@@ -19,7 +20,7 @@ static void synth_test_exit(struct kunit *test)
 	static const char * const names[] = {
 		T_NAME("types"), T_NAME("layout"), T_NAME("cmd"),
 		T_NAME("dup"), T_NAME("many"), T_NAME("bad"),
-		T_NAME("wide_dyn"), T_NAME("wide_fixed"),
+		T_NAME("wide_dyn"), T_NAME("wide_fixed"), T_NAME("api"),
 	};
 	size_t i;
 
@@ -318,6 +319,43 @@ static void synth_test_record_limits(struct kunit *test)
 		synth_test_expect_str(test, (char *)rec + 8 + 256 * i, 256, i);
 }
 
+/*
+ * synth_event_trace() and synth_event_trace_array() answer as upstream's
+ * do: 0 for an event that is not enabled, -EINVAL for one the buffer
+ * takes no record of (here, tracing is off in its instance).
+ */
+static void synth_test_trace_refused(struct kunit *test)
+{
+	struct synth_field_desc fields[] = { { "u64", "a" } };
+	struct trace_event_file *file;
+	struct trace_array *tr;
+	int ret[5];
+	u64 val = 1;
+
+	KUNIT_ASSERT_EQ(test, synth_event_create(T_NAME("api"), fields, 1,
+						 NULL), 0);
+	file = trace_get_event_file(NULL, "synthetic", T_NAME("api"));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	tr = file->tr;
+	ret[0] = synth_event_trace(file, 1, val);
+	KUNIT_EXPECT_EQ(test, trace_array_set_clr_event(tr, "synthetic",
+							T_NAME("api"), true), 0);
+	tracer_tracing_off(tr);
+	ret[1] = synth_event_trace(file, 1, val);
+	ret[2] = synth_event_trace_array(file, &val, 1);
+	tracer_tracing_on(tr);
+	ret[3] = synth_event_trace(file, 1, val);
+	ret[4] = synth_event_trace_array(file, &val, 1);
+	trace_array_set_clr_event(tr, "synthetic", T_NAME("api"), false);
+	trace_put_event_file(file);
+
+	KUNIT_EXPECT_EQ(test, ret[0], 0);
+	KUNIT_EXPECT_EQ(test, ret[1], -EINVAL);
+	KUNIT_EXPECT_EQ(test, ret[2], -EINVAL);
+	KUNIT_EXPECT_EQ(test, ret[3], 0);
+	KUNIT_EXPECT_EQ(test, ret[4], 0);
+}
+
 static struct kunit_case synth_test_cases[] = {
 	KUNIT_CASE(synth_test_types),
 	KUNIT_CASE(synth_test_layout),
@@ -326,6 +364,7 @@ static struct kunit_case synth_test_cases[] = {
 	KUNIT_CASE(synth_test_duplicate_field),
 	KUNIT_CASE(synth_test_field_limit),
 	KUNIT_CASE(synth_test_record_limits),
+	KUNIT_CASE(synth_test_trace_refused),
 	{}
 };
 
