@@ -334,16 +334,19 @@ VISIBLE_IF_KUNIT void synth_record_fill(const struct synth_event *se,
 
 /*
  * Write one record of @se to the buffer of @file, unless the event is
- * soft-disabled there (or, for the API, not enabled at all).
+ * soft-disabled there (or, for the API, not enabled at all).  Returns
+ * -EINVAL if the event was to be recorded but the buffer took no record,
+ * as upstream's API answers then.
  */
-static void synth_record_emit(struct trace_event_file *file,
-			      const struct synth_event *se, const u64 *vals,
-			      bool check_enabled)
+static int synth_record_emit(struct trace_event_file *file,
+			     const struct synth_event *se, const u64 *vals,
+			     bool check_enabled)
 {
 	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
 	struct trace_event_buffer fbuffer;
-	struct synth_trace_event *rec;
+	struct synth_trace_event *rec = NULL;
 	u16 lens[SYNTH_FIELDS_MAX];
+	bool refused = false;
 
 	/*
 	 * The record is written while the one of the event whose trigger
@@ -364,8 +367,10 @@ static void synth_record_emit(struct trace_event_file *file,
 			synth_record_fill(se, rec, vals, lens);
 			trace_event_buffer_commit(&fbuffer);
 		}
+		refused = !rec;
 	}
 	ring_buffer_nest_end(buffer);
+	return refused ? -EINVAL : 0;
 }
 
 /* The tracepoint probe: @data is the file of an instance that enabled @se. */
@@ -373,6 +378,7 @@ static void synth_event_probe(void *data, const u64 *vals)
 {
 	struct trace_event_file *file = data;
 
+	/* a record lost to a full buffer is counted there */
 	synth_record_emit(file, file->event_call->data, vals, false);
 }
 
@@ -426,8 +432,9 @@ static struct synth_event *synth_event_of_file(struct trace_event_file *file)
  *
  * Context: any context; it does not sleep.  Strings are read with the
  * nofault accessors; one that faults is recorded as "(fault)".
- * Return: 0, or -EINVAL if @file is not a synthetic event or @n_vals is
- * not its field count.
+ * Return: 0, or -EINVAL if @file is not a synthetic event, if @n_vals is
+ * not its field count, or if the buffer took no record (tracing is off
+ * in the instance, or its buffer is full and does not overwrite).
  */
 int synth_event_trace(struct trace_event_file *file, unsigned int n_vals, ...)
 {
@@ -442,8 +449,7 @@ int synth_event_trace(struct trace_event_file *file, unsigned int n_vals, ...)
 	for (i = 0; i < n_vals; i++)
 		vals[i] = va_arg(args, u64);
 	va_end(args);
-	synth_record_emit(file, se, vals, true);
-	return 0;
+	return synth_record_emit(file, se, vals, true);
 }
 EXPORT_SYMBOL_GPL(synth_event_trace);
 
@@ -457,8 +463,8 @@ EXPORT_SYMBOL_GPL(synth_event_trace);
  * @file's instance.
  *
  * Context: any context; it does not sleep.
- * Return: 0, or -EINVAL if @file is not a synthetic event or @n_vals is
- * not its field count.
+ * Return: 0, or -EINVAL if @file is not a synthetic event, if @n_vals is
+ * not its field count, or if the buffer took no record.
  */
 int synth_event_trace_array(struct trace_event_file *file, u64 *vals,
 			    unsigned int n_vals)
@@ -467,8 +473,7 @@ int synth_event_trace_array(struct trace_event_file *file, u64 *vals,
 
 	if (!se || n_vals != se->n_fields)
 		return -EINVAL;
-	synth_record_emit(file, se, vals, true);
-	return 0;
+	return synth_record_emit(file, se, vals, true);
 }
 EXPORT_SYMBOL_GPL(synth_event_trace_array);
 
