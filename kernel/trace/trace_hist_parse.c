@@ -448,8 +448,8 @@ static bool hist_keys_read_vars(const struct hist_data *hd)
 
 /*
  * One key: "field[.modifier]", "name=field" (the key is also variable
- * name), "$name" / "name" for the field of variable name, or a variable
- * another trigger sets (hist_key_is_var_ref()).
+ * name), "$name" for the field of this trigger's variable name, or a
+ * variable another trigger sets (hist_key_is_var_ref()).
  */
 static int hist_parse_key(const struct hist_parse_ctx *ctx,
 			  struct trace_event_file *file, struct hist_data *hd,
