@@ -1706,6 +1706,17 @@ static void hist_nest_one(struct kunit *test, const char *text,
 }
 
 /*
+ * A snapshot that is no hist hit (a "snapshot" trigger on another event
+ * while a hist's snapshot() is armed) asks the hist's conditional
+ * snapshot callback with no condition: the hist keeps the snapshot
+ * buffer for its own hits, and nothing is read from the missing one.
+ */
+static void hist_test_snapshot_no_cond(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, hist_snapshot_update(NULL, NULL));
+}
+
+/*
  * Each way the hit path builds its key: in registers, on the stack, in
  * a per-CPU pad (strings and stacks, and more than HIST_KEY_STACK_WORDS
  * numbers), with variables.
@@ -2424,6 +2435,7 @@ static struct kunit_case hist_test_cases[] = {
 	KUNIT_CASE(hist_test_limits_costliest),
 	KUNIT_CASE(hist_test_attrs_refused),
 	KUNIT_CASE(hist_test_print_trigger),
+	KUNIT_CASE(hist_test_snapshot_no_cond),
 	KUNIT_CASE(hist_test_fuzz_grammar),
 	KUNIT_CASE_SLOW(hist_test_nested_hits),
 	KUNIT_CASE_SLOW(hist_test_nmi_hits),
