@@ -814,7 +814,9 @@ static void hist_save(struct hist_data *hd, struct hist_action *act,
  * @data: the struct hist_snap_cond of the hit
  *
  * The conditional snapshot callback of snapshot(): onmax() keeps a new
- * maximum only, onchange() every change.
+ * maximum only, onchange() every change.  A snapshot asked for by
+ * anything else (a "snapshot" trigger) comes with no condition and is
+ * not taken: the snapshot buffer is the histogram's while it is armed.
  *
  * Context: the hit path, under the snapshot code's lock.
  * Return: true to take the snapshot.
@@ -822,8 +824,13 @@ static void hist_save(struct hist_data *hd, struct hist_action *act,
 bool hist_snapshot_update(struct trace_array *tr, void *data)
 {
 	struct hist_snap_cond *cond = data;
-	struct hist_action *act = cond->act;
-	const struct hist_elt_data *ed = cond->elt->private_data;
+	struct hist_action *act;
+	const struct hist_elt_data *ed;
+
+	if (!cond)
+		return false;
+	act = cond->act;
+	ed = cond->elt->private_data;
 
 	if (act->handler == HIST_ONMAX && act->snap_taken &&
 	    cond->val <= act->snap_val)
