@@ -741,6 +741,8 @@ int hist_parse_field(const struct hist_parse_ctx *ctx,
 int hist_parse_expr(const struct hist_parse_ctx *ctx,
 		    struct trace_event_file *file, struct hist_data *hd,
 		    char *text, struct hist_field *out);
+bool hist_text_is_expr(const char *text);
+bool hist_field_reads_vars(const struct hist_field *hf);
 int hist_parse_ref_field(const struct hist_parse_ctx *ctx,
 			 struct hist_data *hd, struct hist_field *hf,
 			 char *text, bool is_key);

@@ -835,6 +835,38 @@ static int hist_parse_node(const struct hist_parse_ctx *ctx,
 }
 
 /**
+ * hist_text_is_expr - is @text an expression rather than one operand
+ * @text: an operand or expression, as written
+ *
+ * The '-' of a "sym-offset" modifier is no operator.
+ *
+ * Return: true if @text has an operator.
+ */
+bool hist_text_is_expr(const char *text)
+{
+	char *sep;
+
+	/* hist_find_operator() only looks */
+	return hist_find_operator((char *)text, &sep) >= 0;
+}
+
+/**
+ * hist_field_reads_vars - does a field read a variable, its own or another's
+ * @hf: a parsed field or expression
+ *
+ * Return: true if @hf or one of its operands reads a variable.
+ */
+bool hist_field_reads_vars(const struct hist_field *hf)
+{
+	if (!hf)
+		return false;
+	if (hf->fetch == HIST_FETCH_REF || hf->fetch == HIST_FETCH_OWN_VAR)
+		return true;
+	return hist_field_reads_vars(hf->operands[0]) ||
+	       hist_field_reads_vars(hf->operands[1]);
+}
+
+/**
  * hist_parse_expr - parse an operand or an expression of operands
  * @ctx: the command, for error_log
  * @file: the event whose fields are named

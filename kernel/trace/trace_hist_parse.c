@@ -447,6 +447,35 @@ static bool hist_keys_read_vars(const struct hist_data *hd)
 }
 
 /*
+ * An expression of fields as a key ("pid*2"), named by its text, as
+ * upstream takes it.  Its value is computed before the key is looked
+ * up, and before the hit's variables are set or read: it may read no
+ * variable, as upstream refuses any in a key.  Numbers alone fold into
+ * a constant, which would read back as no key at all.
+ */
+static int hist_parse_key_expr(const struct hist_parse_ctx *ctx,
+			       struct trace_event_file *file,
+			       struct hist_data *hd, struct hist_field *hf,
+			       char *tok)
+{
+	int ret;
+
+	ret = hist_parse_expr(ctx, file, hd, tok, hf);
+	if (ret)
+		return ret;
+	if (hist_field_reads_vars(hf)) {
+		hist_err(ctx, HIST_ERR_INVALID_REF_KEY, tok);
+		return -EINVAL;
+	}
+	if (hf->fetch == HIST_FETCH_CONST || hist_field_is_bytes(hf)) {
+		hist_err(ctx, HIST_ERR_FIELD_NOT_FOUND, tok);
+		return -EINVAL;
+	}
+	hf->flags |= HIST_FIELD_FL_KEY;
+	return 0;
+}
+
+/*
  * One key: "field[.modifier]", "name=field" (the key is also variable
  * name), "$name" for the field of this trigger's variable name, or a
  * variable another trigger sets (hist_key_is_var_ref()).
@@ -489,6 +518,8 @@ static int hist_parse_key(const struct hist_parse_ctx *ctx,
 		kfree(copy);
 		return ret;
 	}
+	if (hist_text_is_expr(tok))
+		return hist_parse_key_expr(ctx, file, hd, hf, tok);
 	return hist_parse_field(ctx, file, hd, hf, tok, true);
 }
 
