@@ -343,9 +343,14 @@ static int synth_record_emit(struct trace_event_file *file,
 			     bool check_enabled)
 {
 	struct trace_buffer *buffer = file->tr->array_buffer.buffer;
-	struct trace_event_buffer fbuffer;
+	/*
+	 * Not cleared (a kernel that clears locals would clear 176 bytes on
+	 * every record): the reserve sets what the commit reads, and each
+	 * length is measured before it is used.
+	 */
+	struct trace_event_buffer fbuffer __uninitialized;
+	u16 lens[SYNTH_FIELDS_MAX] __uninitialized;
 	struct synth_trace_event *rec = NULL;
-	u16 lens[SYNTH_FIELDS_MAX];
 	bool refused = false;
 
 	/*
